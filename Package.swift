@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Formwell: a headless form-validation engine (`Formwell`, pure Swift) exposed to C and every FFI
+// through `libformwell.so` (`FormwellC`, the thin C-ABI layer). PCRE2 backs every regular expression.
+let package = Package(
+    name: "Formwell",
+    products: [
+        // The engine, for Swift programs that link it natively.
+        .library(name: "Formwell", targets: ["Formwell"]),
+        // The C ABI: libformwell.so. Build it with `make lib` (static Swift runtime, version script).
+        .library(name: "formwell", type: .dynamic, targets: ["FormwellC"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CPCRE2",
+            pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev"])]
+        ),
+        .target(name: "Formwell", dependencies: ["CPCRE2"]),
+        .target(
+            name: "FormwellC",
+            dependencies: ["Formwell"],
+            // The compiler writes the raw C declarations of every `@c` function here on each build;
+            // scripts/gen_header.py turns them into include/formwell.h.
+            swiftSettings: [.unsafeFlags(["-emit-clang-header-path", ".build/formwell-raw.h"])]
+        ),
+        .testTarget(name: "FormwellTests", dependencies: ["Formwell"]),
+    ]
+)

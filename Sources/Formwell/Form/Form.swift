@@ -1,0 +1,186 @@
+/// A form: fields in registration order, each with a value, ordered rules and a state (seeds 01–03).
+///
+/// Every mutating operation either succeeds completely or throws and leaves the form as it was:
+/// new field states are computed first (running validators, which may throw) and stored last.
+/// Validators run on events — add, focus, blur, set value, touch, touchAll, validate, reset, and
+/// a change of a field that a `matches` rule compares with; queries only read stored verdicts.
+public struct Form: Sendable {
+    private var fields: [Field] = []
+    private var positions: [String: Int] = [:]
+    private var focusedPosition: Int?
+
+    public init() {}
+
+    // MARK: Registration
+
+    /// Adds a field. Ids are non-empty and unique; `matches` rules may name fields added earlier.
+    public mutating func addField(
+        _ id: String, label: String? = nil, initialValue: String = "", rules: [Rule] = []
+    ) throws(FormError) {
+        guard !id.isEmpty else { throw .invalidArgument("a field id must not be empty") }
+        guard positions[id] == nil else { throw .duplicateField(id) }
+        var field = Field(id: id, label: label, initialValue: initialValue)
+        for rule in rules {
+            field.rules.append(try CompiledRule(rule, for: field, in: fieldNamed))
+        }
+        field.outcome = try field.evaluated(valueOf: currentValue)
+        positions[id] = fields.count
+        fields.append(field)
+    }
+
+    /// Appends a rule to an existing field (after its other rules).
+    public mutating func addRule(_ rule: Rule, to id: String) throws(FormError) {
+        let position = try self.position(of: id)
+        var field = fields[position]
+        field.rules.append(try CompiledRule(rule, for: field, in: fieldNamed))
+        field.outcome = try field.evaluated(valueOf: currentValue)
+        if field.input != .idle { field.input = field.inputState(focused: position == focusedPosition) }
+        fields[position] = field
+    }
+
+    // MARK: Events
+
+    /// The field gains focus (stage 1). A form has one focus: the field that had it is blurred.
+    public mutating func focus(_ id: String) throws(FormError) {
+        let position = try self.position(of: id)
+        var changed: [(Int, Field)] = []
+        if let previous = focusedPosition, previous != position {
+            changed.append((previous, try blurred(fields[previous])))
+        }
+        var field = fields[position]
+        field.outcome = try field.evaluated(valueOf: currentValue)
+        field.input = field.inputState(focused: true)
+        changed.append((position, field))
+        store(changed)
+        focusedPosition = position
+    }
+
+    /// The field loses focus (stage 2) and counts as touched.
+    public mutating func blur(_ id: String) throws(FormError) {
+        let position = try self.position(of: id)
+        let field = try blurred(fields[position])
+        fields[position] = field
+        if focusedPosition == position { focusedPosition = nil }
+    }
+
+    /// Sets a value, typed or programmatic: the lenient stage if the field is focused, else the strict
+    /// one. Fields whose `matches` rule names this one are re-checked (idle ones stay idle).
+    public mutating func setValue(_ value: String, for id: String) throws(FormError) {
+        let position = try self.position(of: id)
+        let valueOf: (String) -> String? = { other in other == id ? value : self.currentValue(other) }
+        var changed: [(Int, Field)] = []
+        var field = fields[position]
+        field.value = value
+        field.outcome = try field.evaluated(valueOf: valueOf)
+        field.input = field.inputState(focused: position == focusedPosition)
+        changed.append((position, field))
+        for (index, dependent) in fields.enumerated() where index != position && dependent.dependsOn(id) {
+            var updated = dependent
+            updated.outcome = try updated.evaluated(valueOf: valueOf)
+            if updated.input != .idle { updated.input = updated.inputState(focused: index == focusedPosition) }
+            changed.append((index, updated))
+        }
+        store(changed)
+    }
+
+    /// Marks the field touched and runs its rules (seed 03's `touch(fieldId:)`).
+    public mutating func touch(_ id: String) throws(FormError) {
+        let position = try self.position(of: id)
+        fields[position] = try touched(fields[position], at: position)
+    }
+
+    /// Marks every field touched and runs every rule.
+    public mutating func touchAll() throws(FormError) {
+        var changed: [(Int, Field)] = []
+        for (position, field) in fields.enumerated() {
+            changed.append((position, try touched(field, at: position)))
+        }
+        store(changed)
+    }
+
+    /// Seed 03's submit: touches every field, applies the strict stage, answers `isValid`.
+    /// A focused field keeps its focus (and lenient input state); its display shows the strict verdict.
+    @discardableResult
+    public mutating func validate() throws(FormError) -> Bool {
+        try touchAll()
+        return isValid
+    }
+
+    /// Values back to their initial values; every field idle, untouched, unfocused.
+    public mutating func reset() throws(FormError) {
+        let initial: (String) -> String? = { id in self.fieldNamed(id)?.initialValue }
+        var changed: [(Int, Field)] = []
+        for (position, field) in fields.enumerated() {
+            var updated = field
+            updated.value = field.initialValue
+            updated.outcome = try updated.evaluated(valueOf: initial)
+            updated.input = .idle
+            updated.touched = false
+            changed.append((position, updated))
+        }
+        store(changed)
+        focusedPosition = nil
+    }
+
+    // MARK: Queries
+
+    /// Field ids in registration order.
+    public var fieldIDs: [String] { fields.map(\.id) }
+
+    /// Every field's current value.
+    public var values: [String: String] {
+        Dictionary(fields.map { ($0.id, $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    public func value(of id: String) throws(FormError) -> String {
+        fields[try position(of: id)].value
+    }
+
+    public func state(of id: String) throws(FormError) -> FieldState {
+        let field = fields[try position(of: id)]
+        return FieldState(id: field.id, label: field.label, value: field.value, input: field.input,
+                          display: field.display, touched: field.touched)
+    }
+
+    /// True when every field passes its strict rules on its current value, touched or not:
+    /// what a submit button's enabled state needs.
+    public var isValid: Bool { fields.allSatisfy(\.passesStrictly) }
+
+    /// The first field in registration order that fails its strict rules (where focus goes on submit).
+    public var firstInvalidFieldID: String? { fields.first { !$0.passesStrictly }?.id }
+
+    /// The focused field's id, if any.
+    public var focusedFieldID: String? { focusedPosition.map { fields[$0].id } }
+
+    // MARK: Helpers
+
+    private func position(of id: String) throws(FormError) -> Int {
+        guard let position = positions[id] else { throw .unknownField(id) }
+        return position
+    }
+
+    private func fieldNamed(_ id: String) -> Field? { positions[id].map { fields[$0] } }
+
+    private func currentValue(_ id: String) -> String? { fieldNamed(id)?.value }
+
+    private func blurred(_ field: Field) throws(FormError) -> Field {
+        var updated = field
+        updated.touched = true
+        updated.outcome = try updated.evaluated(valueOf: currentValue)
+        updated.input = updated.inputState(focused: false)
+        return updated
+    }
+
+    private func touched(_ field: Field, at position: Int) throws(FormError) -> Field {
+        var updated = field
+        updated.touched = true
+        updated.outcome = try updated.evaluated(valueOf: currentValue)
+        updated.input = updated.inputState(focused: position == focusedPosition)
+        return updated
+    }
+
+    /// The only place computed states are written: after every one of them was computed.
+    private mutating func store(_ changed: [(Int, Field)]) {
+        for (position, field) in changed { fields[position] = field }
+    }
+}

@@ -1,0 +1,71 @@
+import CPCRE2
+
+/// A PCRE2 pattern compiled once (UTF mode, anchored at both ends so it must match the whole value),
+/// JIT-compiled where the platform allows. Compiled code is immutable, so one instance is shared by
+/// every rule and thread that uses the same source (see `PatternCache`).
+public final class Pattern: @unchecked Sendable {
+    /// What one whole-value match found.
+    public enum Outcome: Equatable, Sendable {
+        case match
+        case noMatch
+        /// A match limit stopped PCRE2 before it could decide.
+        case limitExceeded
+        /// Any other PCRE2 failure (should not happen for a valid UTF-8 subject).
+        case failed(String)
+    }
+
+    public let source: String
+    public let isJITCompiled: Bool
+    private let code: OpaquePointer
+
+    init(compiling source: String) throws(PatternError) {
+        var errorCode: Int32 = 0
+        var errorOffset: Int = 0
+        let options = UInt32(PCRE2_UTF) | UInt32(PCRE2_ANCHORED) | UInt32(PCRE2_ENDANCHORED)
+        var utf8 = source
+        let compiled: OpaquePointer? = utf8.withUTF8 { bytes in
+            pcre2_compile_8(bytes.baseAddress, bytes.count, options, &errorCode, &errorOffset,
+                            PCRE2Contexts.shared.compile)
+        }
+        guard let compiled else {
+            throw PatternError(message: Pattern.errorMessage(errorCode), offset: errorOffset)
+        }
+        self.source = source
+        self.code = compiled
+        self.isJITCompiled = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0
+    }
+
+    deinit { pcre2_code_free_8(code) }
+
+    /// Whether the whole value matches, under `MatchLimits`.
+    public func matchWhole(_ value: String) -> Outcome {
+        guard let matchData = pcre2_match_data_create_8(1, nil) else {
+            return .failed("out of memory for match data")
+        }
+        defer { pcre2_match_data_free_8(matchData) }
+        var subject = value
+        // Swift strings are valid UTF-8, so PCRE2's own UTF check would only repeat work.
+        let result = subject.withUTF8 { bytes in
+            pcre2_match_8(code, bytes.baseAddress, bytes.count, 0, UInt32(PCRE2_NO_UTF_CHECK),
+                          matchData, PCRE2Contexts.shared.match)
+        }
+        switch result {
+        case _ where result >= 0: return .match
+        case PCRE2_ERROR_NOMATCH: return .noMatch
+        case PCRE2_ERROR_MATCHLIMIT, PCRE2_ERROR_DEPTHLIMIT, PCRE2_ERROR_HEAPLIMIT,
+             PCRE2_ERROR_JIT_STACKLIMIT:
+            return .limitExceeded
+        default: return .failed(Pattern.errorMessage(result))
+        }
+    }
+
+    /// PCRE2's text for an error code.
+    static func errorMessage(_ code: Int32) -> String {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let length = buffer.withUnsafeMutableBufferPointer { out in
+            pcre2_get_error_message_8(code, out.baseAddress, out.count)
+        }
+        guard length > 0 else { return "PCRE2 error \(code)" }
+        return String(decoding: buffer.prefix(Int(length)), as: UTF8.self)
+    }
+}

@@ -1,0 +1,134 @@
+/// A rule ready to run: patterns compiled, the matched field's name resolved, arguments checked.
+struct CompiledRule: Sendable {
+    enum Check: Sendable {
+        case required
+        case pattern(Pattern, defaultMessage: String)
+        case minLength(Int)
+        case maxLength(Int)
+        case matches(fieldID: String, name: String)
+        case custom(CustomValidator)
+    }
+
+    let check: Check
+    let message: String?
+
+    /// Checks `rule`'s arguments against `field` and the fields already in the form.
+    init(_ rule: Rule, for field: Field, in fields: (String) -> Field?) throws(FormError) {
+        message = rule.message
+        switch rule.kind {
+        case .required:
+            check = .required
+        case .email:
+            check = .pattern(try CompiledRule.builtIn(BuiltInPatterns.email), defaultMessage: DefaultMessages.email)
+        case .phone:
+            check = .pattern(try CompiledRule.builtIn(BuiltInPatterns.phone), defaultMessage: DefaultMessages.phone)
+        case .regex(let source):
+            do {
+                check = .pattern(try PatternCache.shared.pattern(for: source), defaultMessage: DefaultMessages.regex)
+            } catch {
+                throw .invalidPattern(error)
+            }
+        case .minLength(let count):
+            try CompiledRule.checkLengths(min: count, max: field.lengthBound(max: true), field: field.id)
+            check = .minLength(count)
+        case .maxLength(let count):
+            try CompiledRule.checkLengths(min: field.lengthBound(max: false), max: count, field: field.id)
+            check = .maxLength(count)
+        case .matches(let otherID):
+            guard otherID != field.id else {
+                throw .invalidArgument("field '\(field.id)' cannot be required to match itself")
+            }
+            guard let other = fields(otherID) else { throw .unknownField(otherID) }
+            check = .matches(fieldID: otherID, name: other.displayName)
+        case .custom(let validator):
+            check = .custom(validator)
+        }
+    }
+
+    private static func builtIn(_ source: String) throws(FormError) -> Pattern {
+        do {
+            return try PatternCache.shared.pattern(for: source)
+        } catch {
+            throw .internalError("built-in pattern failed to compile: \(error)")
+        }
+    }
+
+    private static func checkLengths(min: Int?, max: Int?, field: String) throws(FormError) {
+        for bound in [min, max].compactMap({ $0 }) where bound < 0 {
+            throw .invalidArgument("length \(bound) for field '\(field)' is negative")
+        }
+        if let min, let max, min > max {
+            throw .invalidArgument("min_length \(min) is greater than max_length \(max) for field '\(field)'")
+        }
+    }
+
+    /// This rule's verdict on a non-empty value. `valueOf` answers other fields' values.
+    func verdict(on value: String, valueOf: (String) -> String?) throws(FormError) -> Validity {
+        switch check {
+        case .required:
+            return .valid
+        case .pattern(let pattern, let defaultMessage):
+            switch pattern.matchWhole(value) {
+            case .match: return .valid
+            case .noMatch: return .invalid(message ?? defaultMessage)
+            case .limitExceeded: return .invalid(DefaultMessages.patternLimit)
+            case .failed(let detail): throw .internalError("PCRE2 match failed: \(detail)")
+            }
+        case .minLength(let count):
+            return value.count >= count ? .valid : .invalid(message ?? DefaultMessages.minLength(count))
+        case .maxLength(let count):
+            return value.count <= count ? .valid : .invalid(message ?? DefaultMessages.maxLength(count))
+        case .matches(let fieldID, let name):
+            return value == valueOf(fieldID) ? .valid : .invalid(message ?? DefaultMessages.matches(name))
+        case .custom(let validator):
+            let answer: CustomValidator.Verdict
+            do {
+                answer = try validator.check(value)
+            } catch {
+                throw .callbackFailed(String(describing: error))
+            }
+            switch answer {
+            case .valid: return .valid
+            case .invalid(let own): return .invalid(message ?? own ?? DefaultMessages.custom)
+            }
+        }
+    }
+}
+
+extension Field {
+    /// The bound set by an earlier min_length (max: false) or max_length (max: true) rule, if any.
+    func lengthBound(max: Bool) -> Int? {
+        for rule in rules {
+            switch rule.check {
+            case .minLength(let count) where !max: return count
+            case .maxLength(let count) where max: return count
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// The first failing rule's verdict on the current value (`.empty` for an empty value: seed 02
+    /// runs no rule on it), every rule running in the order it was added.
+    func evaluated(valueOf: (String) -> String?) throws(FormError) -> Validity {
+        guard !value.isEmpty else { return .empty }
+        for rule in rules {
+            let verdict: Validity
+            do {
+                verdict = try rule.verdict(on: value, valueOf: valueOf)
+            } catch .callbackFailed(let detail) {
+                throw .callbackFailed("custom validator of field '\(id)' failed: \(detail)")
+            }
+            if verdict != .valid { return verdict }
+        }
+        return .valid
+    }
+
+    /// Whether a rule of this field compares it with `fieldID`.
+    func dependsOn(_ fieldID: String) -> Bool {
+        rules.contains { rule in
+            if case .matches(let other, _) = rule.check { return other == fieldID }
+            return false
+        }
+    }
+}

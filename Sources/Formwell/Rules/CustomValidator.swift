@@ -1,0 +1,17 @@
+/// A host-supplied check: a Swift closure, or (through the C ABI) a C function and its context.
+public struct CustomValidator: Sendable {
+    /// What a custom check answers.
+    public enum Verdict: Equatable, Sendable {
+        case valid
+        /// Invalid, with the check's own message, or nil to fall back to the rule's message / default.
+        case invalid(String?)
+    }
+
+    /// A custom check that throws makes the operation that ran it fail with `FormError.callbackFailed`
+    /// and leaves the form unchanged.
+    let check: @Sendable (String) throws -> Verdict
+
+    public init(_ check: @escaping @Sendable (String) throws -> Verdict) {
+        self.check = check
+    }
+}

@@ -1,0 +1,33 @@
+/// Seed 02's two stages and seed 03's surfacing rules, as pure functions of a field's stored verdict.
+extension Field {
+    /// Stage 1 (focused, lenient): empty reads `.empty`, `required` is skipped, else the rules' verdict.
+    /// Stage 2 (not focused, strict): empty and required is invalid, empty otherwise idle,
+    /// else the rules' verdict.
+    func inputState(focused: Bool) -> InputState {
+        if focused {
+            return .focused(value.isEmpty ? .empty : outcome)
+        }
+        guard value.isEmpty else { return .inactive(outcome) }
+        if let message = requiredMessage { return .inactive(.invalid(message)) }
+        return .idle
+    }
+
+    /// The strict verdict on the current value: what a submit decides, touched or not.
+    var strictVerdict: Validity {
+        guard value.isEmpty else { return outcome }
+        if let message = requiredMessage { return .invalid(message) }
+        return .empty
+    }
+
+    var passesStrictly: Bool { strictVerdict.message == nil }
+
+    /// Seed 03: nothing until touched; then the strict verdict, an empty optional field showing nothing.
+    var display: DisplayState {
+        guard touched else { return .none }
+        switch strictVerdict {
+        case .empty: return .none
+        case .valid: return .valid
+        case .invalid(let message): return .error(message)
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Formwell
+
+// Strings: every string argument is NUL-terminated UTF-8 (an embedded NUL ends it). Every string the
+// library returns is copied into a buffer the caller owns: pass buf and its size in bytes; the
+// library writes the text and a NUL, and stores the full length (without NUL) in *out_length when
+// out_length is not NULL. buf == NULL with buf_size == 0 only asks for the length. When the text does
+// not fit, buf receives a NUL-terminated prefix cut at a character boundary and the call returns
+// FW_ERR_BUFFER_TOO_SMALL. On any other failure buf receives "".
+
+/// The field gains focus: stage 1 (lenient). The field that had focus is blurred first.
+@c public func fw_field_focus(_ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?) -> fw_status {
+    fieldEvent(form, field_id) { (form: inout Form, id: String) throws(FormError) in try form.focus(id) }
+}
+
+/// The field loses focus: stage 2 (strict); the field counts as touched.
+@c public func fw_field_blur(_ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?) -> fw_status {
+    fieldEvent(form, field_id) { (form: inout Form, id: String) throws(FormError) in try form.blur(id) }
+}
+
+/// Sets the value (typing or programmatic): stage 1 if the field is focused, else stage 2. Fields with
+/// a matches rule naming this field are re-checked.
+@c public func fw_field_set_value(
+    _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?
+) -> fw_status {
+    abiCall { () throws(ABIFailure) in
+        let id = try CStringInput.required(field_id, "field_id")
+        let text = try CStringInput.required(value, "value")
+        try withForm(form) { (form: inout Form) throws(ABIFailure) in
+            try engine { () throws(FormError) in try form.setValue(text, for: id) }
+        }
+    }
+}
+
+/// Marks the field touched and runs its rules (seed 03's touch).
+@c public func fw_field_touch(_ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?) -> fw_status {
+    fieldEvent(form, field_id) { (form: inout Form, id: String) throws(FormError) in try form.touch(id) }
+}
+
+/// Stores the field's phase in *out_phase.
+@c public func fw_field_phase(
+    _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ out_phase: UnsafeMutablePointer<fw_phase>?
+) -> fw_status {
+    query(form, field_id, out_phase, "out_phase") { fw_phase($0.phase) }
+}
+
+/// Stores the field's validity in its current phase in *out_validity (FW_VALIDITY_EMPTY when idle).
+@c public func fw_field_validity(
+    _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ out_validity: UnsafeMutablePointer<fw_validity>?
+) -> fw_status {
+    query(form, field_id, out_validity, "out_validity") { fw_validity($0.validity) }
+}
+
+/// Stores what a view should surface for the field in *out_display (FW_DISPLAY_NONE until touched).
+@c public func fw_field_display(
+    _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ out_display: UnsafeMutablePointer<fw_display>?
+) -> fw_status {
+    query(form, field_id, out_display, "out_display") { fw_display($0.display) }
+}
+
+/// Stores in *out_touched whether the field was blurred or touched since it was added or reset.
+@c public func fw_field_touched(
+    _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ out_touched: UnsafeMutablePointer<Bool>?
+) -> fw_status {
+    query(form, field_id, out_touched, "out_touched") { $0.touched }
+}
+
+/// Copies the message of the field's validity (FW_VALIDITY_INVALID) into buf; "" otherwise.
+@c public func fw_field_message(
+    _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ buf: UnsafeMutablePointer<CChar>?,
+    _ buf_size: UInt, _ out_length: UnsafeMutablePointer<UInt>?
+) -> fw_status {
+    fieldString(form, field_id, buf, buf_size, out_length) { $0.message ?? "" }
+}
+
+/// Copies the message to surface (FW_DISPLAY_ERROR) into buf; "" otherwise.
+@c public func fw_field_display_message(
+    _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ buf: UnsafeMutablePointer<CChar>?,
+    _ buf_size: UInt, _ out_length: UnsafeMutablePointer<UInt>?
+) -> fw_status {
+    fieldString(form, field_id, buf, buf_size, out_length) { $0.display.message ?? "" }
+}
+
+/// Copies the field's current value into buf.
+@c public func fw_field_value(
+    _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ buf: UnsafeMutablePointer<CChar>?,
+    _ buf_size: UInt, _ out_length: UnsafeMutablePointer<UInt>?
+) -> fw_status {
+    fieldString(form, field_id, buf, buf_size, out_length) { $0.value }
+}
+
+private func fieldEvent(
+    _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?,
+    _ event: (inout Form, String) throws(FormError) -> Void
+) -> fw_status {
+    abiCall { () throws(ABIFailure) in
+        let id = try CStringInput.required(field_id, "field_id")
+        try withForm(form) { (form: inout Form) throws(ABIFailure) in
+            try engine { () throws(FormError) in try event(&form, id) }
+        }
+    }
+}
+
+private func fieldState(_ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?) throws(ABIFailure) -> FieldState {
+    let id = try CStringInput.required(field_id, "field_id")
+    return try withForm(form) { (form: inout Form) throws(ABIFailure) in
+        try engine { () throws(FormError) in try form.state(of: id) }
+    }
+}
+
+private func query<T>(
+    _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<T>?,
+    _ name: String, _ read: (FieldState) -> T
+) -> fw_status {
+    abiCall { () throws(ABIFailure) in
+        guard let out else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument '\(name)' is NULL") }
+        out.pointee = read(try fieldState(form, field_id))
+    }
+}
+
+private func fieldString(
+    _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ buf: UnsafeMutablePointer<CChar>?,
+    _ buf_size: UInt, _ out_length: UnsafeMutablePointer<UInt>?, _ read: (FieldState) -> String
+) -> fw_status {
+    copyOut(buf, buf_size, out_length) { () throws(ABIFailure) in read(try fieldState(form, field_id)) }
+}

@@ -1,0 +1,126 @@
+import Formwell
+
+/// Creates an empty form and stores its handle in *out_form. Free it with fw_form_free.
+/// A handle may be used from any thread; calls on one form are serialized by the library.
+@c public func fw_form_create(_ out_form: UnsafeMutablePointer<OpaquePointer?>?) -> fw_status {
+    abiCall { () throws(ABIFailure) in
+        guard let out_form else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument 'out_form' is NULL") }
+        out_form.pointee = FormRegistry.shared.register(Form())
+    }
+}
+
+/// Frees a form and everything it owns, calling the destructors of custom validators' contexts.
+/// NULL is a no-op returning FW_OK; a handle already freed returns FW_ERR_INVALID_HANDLE and does nothing.
+@c public func fw_form_free(_ form: OpaquePointer?) -> fw_status {
+    abiCall { () throws(ABIFailure) in
+        guard form != nil else { return }
+        let slot = try FormRegistry.shared.slot(form)
+        if let thread = ThreadState.current, thread.activeForms.contains(slot.id) {
+            throw ABIFailure(.FW_ERR_BUSY, "a custom validator tried to free the form it is validating")
+        }
+        _ = try FormRegistry.shared.remove(form)
+    }
+}
+
+/// Adds a field. field_id: non-empty, unique in the form. label: how messages of other fields name it
+/// (NULL: the id). initial_value: the value now and after fw_form_reset (NULL: empty).
+/// Add its rules with the fw_field_add_* functions.
+@c public func fw_form_add_field(
+    _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ label: UnsafePointer<CChar>?,
+    _ initial_value: UnsafePointer<CChar>?
+) -> fw_status {
+    abiCall { () throws(ABIFailure) in
+        let id = try CStringInput.required(field_id, "field_id")
+        let label = try CStringInput.optional(label, "label")
+        let initial = try CStringInput.optional(initial_value, "initial_value") ?? ""
+        try withForm(form) { (form: inout Form) throws(ABIFailure) in
+            try engine { () throws(FormError) in try form.addField(id, label: label, initialValue: initial) }
+        }
+    }
+}
+
+/// Marks every field touched and runs every rule (seed 03's touchAll).
+@c public func fw_form_touch_all(_ form: OpaquePointer?) -> fw_status {
+    abiCall { () throws(ABIFailure) in
+        try withForm(form) { (form: inout Form) throws(ABIFailure) in
+            try engine { () throws(FormError) in try form.touchAll() }
+        }
+    }
+}
+
+/// Submit: touches every field, applies the strict stage, and stores in *out_valid whether every
+/// field is valid. A focused field keeps its focus.
+@c public func fw_form_validate(_ form: OpaquePointer?, _ out_valid: UnsafeMutablePointer<Bool>?) -> fw_status {
+    abiCall { () throws(ABIFailure) in
+        guard let out_valid else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument 'out_valid' is NULL") }
+        out_valid.pointee = try withForm(form) { (form: inout Form) throws(ABIFailure) in
+            try engine { () throws(FormError) in try form.validate() }
+        }
+    }
+}
+
+/// Puts every value back to its initial value; every field idle, untouched and unfocused.
+@c public func fw_form_reset(_ form: OpaquePointer?) -> fw_status {
+    abiCall { () throws(ABIFailure) in
+        try withForm(form) { (form: inout Form) throws(ABIFailure) in
+            try engine { () throws(FormError) in try form.reset() }
+        }
+    }
+}
+
+/// Stores in *out_valid whether every field passes its strict rules on its current value, touched
+/// or not (what a submit button's enabled state needs). Runs no validator.
+@c public func fw_form_is_valid(_ form: OpaquePointer?, _ out_valid: UnsafeMutablePointer<Bool>?) -> fw_status {
+    abiCall { () throws(ABIFailure) in
+        guard let out_valid else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument 'out_valid' is NULL") }
+        out_valid.pointee = try withForm(form) { (form: inout Form) throws(ABIFailure) in form.isValid }
+    }
+}
+
+/// Copies the id of the first field, in registration order, that fails its strict rules into buf;
+/// "" (length 0) when every field is valid. Buffer style as fw_field_value.
+@c public func fw_form_first_invalid(
+    _ form: OpaquePointer?, _ buf: UnsafeMutablePointer<CChar>?, _ buf_size: UInt,
+    _ out_length: UnsafeMutablePointer<UInt>?
+) -> fw_status {
+    copyOut(buf, buf_size, out_length) { () throws(ABIFailure) in
+        try withForm(form) { (form: inout Form) throws(ABIFailure) in form.firstInvalidFieldID ?? "" }
+    }
+}
+
+/// Stores the number of fields in *out_count.
+@c public func fw_form_field_count(_ form: OpaquePointer?, _ out_count: UnsafeMutablePointer<UInt>?) -> fw_status {
+    abiCall { () throws(ABIFailure) in
+        guard let out_count else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument 'out_count' is NULL") }
+        out_count.pointee = try withForm(form) { (form: inout Form) throws(ABIFailure) in UInt(form.fieldIDs.count) }
+    }
+}
+
+/// Copies the id of the field at index (registration order, from 0) into buf; an index at or past
+/// fw_form_field_count is FW_ERR_INVALID_ARGUMENT. Buffer style as fw_field_value.
+@c public func fw_form_field_id(
+    _ form: OpaquePointer?, _ index: UInt, _ buf: UnsafeMutablePointer<CChar>?, _ buf_size: UInt,
+    _ out_length: UnsafeMutablePointer<UInt>?
+) -> fw_status {
+    copyOut(buf, buf_size, out_length) { () throws(ABIFailure) in
+        try withForm(form) { (form: inout Form) throws(ABIFailure) in
+            let ids = form.fieldIDs
+            guard index < UInt(ids.count) else {
+                throw ABIFailure(.FW_ERR_INVALID_ARGUMENT, "field index \(index) is out of range (\(ids.count) fields)")
+            }
+            return ids[Int(index)]
+        }
+    }
+}
+
+/// Produces a string under the form's lock and copies it out after the lock is released.
+func copyOut(
+    _ buf: UnsafeMutablePointer<CChar>?, _ buf_size: UInt, _ out_length: UnsafeMutablePointer<UInt>?,
+    _ produce: () throws(ABIFailure) -> String
+) -> fw_status {
+    let status = abiCall { () throws(ABIFailure) in
+        try CStringOutput.write(try produce(), to: buf, capacity: buf_size, length: out_length)
+    }
+    if status != .FW_OK && status != .FW_ERR_BUFFER_TOO_SMALL { CStringOutput.clear(buf, capacity: buf_size) }
+    return status
+}

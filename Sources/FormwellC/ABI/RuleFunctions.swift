@@ -1,0 +1,112 @@
+import Formwell
+
+/// A custom validator. Called with the context given to fw_field_add_custom, the field's non-empty
+/// value (NUL-terminated valid UTF-8) and its length in bytes. Returns an fw_verdict. On
+/// FW_VERDICT_INVALID it may set *out_message to a NUL-terminated message, which the library copies
+/// as soon as the function returns (invalid UTF-8 is replaced by U+FFFD); NULL keeps the rule's
+/// message or the default "Invalid value". Any other return value counts as FW_VERDICT_ERROR.
+/// It runs under the form's lock: calling back into the same form returns FW_ERR_BUSY.
+public typealias fw_validate_fn = @convention(c) (
+    _ context: UnsafeMutableRawPointer?, _ value: UnsafePointer<CChar>?, _ value_length: UInt,
+    _ out_message: UnsafeMutablePointer<UnsafePointer<CChar>?>?
+) -> Int32
+
+/// Releases a custom validator's context when the form owning the rule is freed.
+public typealias fw_destroy_fn = @convention(c) (_ context: UnsafeMutableRawPointer?) -> Void
+
+// Every rule function appends one rule to a field; rules run in the order they were added and the
+// first failure wins. message: replaces the rule's default message (NULL: the default).
+
+/// Adds a required rule: an empty value is invalid in the strict stage ("This field is required").
+@c public func fw_field_add_required(
+    _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ message: UnsafePointer<CChar>?
+) -> fw_status {
+    addRule(form, field_id, message) { (_: String?) throws(ABIFailure) in .required }
+}
+
+/// Adds seed 02's e-mail rule, matched against the whole value ("Invalid email format").
+@c public func fw_field_add_email(
+    _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ message: UnsafePointer<CChar>?
+) -> fw_status {
+    addRule(form, field_id, message) { (_: String?) throws(ABIFailure) in .email }
+}
+
+/// Adds seed 02's phone rule: exactly 10 ASCII digits ("Invalid phone number").
+@c public func fw_field_add_phone(
+    _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ message: UnsafePointer<CChar>?
+) -> fw_status {
+    addRule(form, field_id, message) { (_: String?) throws(ABIFailure) in .phone }
+}
+
+/// Adds a minimum length in characters (grapheme clusters, as Swift's String.count: an emoji with
+/// joiners or a letter with combining marks counts once) ("Must be at least N characters").
+/// Negative, or above an existing max_length of the field: FW_ERR_INVALID_ARGUMENT.
+@c public func fw_field_add_min_length(
+    _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ min_length: Int32,
+    _ message: UnsafePointer<CChar>?
+) -> fw_status {
+    addRule(form, field_id, message) { (_: String?) throws(ABIFailure) in .minLength(Int(min_length)) }
+}
+
+/// Adds a maximum length in characters, counted as fw_field_add_min_length does
+/// ("Must be N characters or fewer"). Negative, or below an existing min_length: FW_ERR_INVALID_ARGUMENT.
+@c public func fw_field_add_max_length(
+    _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ max_length: Int32,
+    _ message: UnsafePointer<CChar>?
+) -> fw_status {
+    addRule(form, field_id, message) { (_: String?) throws(ABIFailure) in .maxLength(Int(max_length)) }
+}
+
+/// Adds a PCRE2 pattern (UTF mode) that must match the whole value ("Invalid format"). Each distinct
+/// pattern is compiled once and shared. A pattern PCRE2 refuses gives FW_ERR_INVALID_PATTERN with
+/// PCRE2's message (fw_last_error_message) and offset (fw_last_error_offset).
+@c public func fw_field_add_regex(
+    _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ pattern: UnsafePointer<CChar>?,
+    _ message: UnsafePointer<CChar>?
+) -> fw_status {
+    let source = Result { () throws(ABIFailure) in try CStringInput.required(pattern, "pattern") }
+    return addRule(form, field_id, message) { (_: String?) throws(ABIFailure) in .regex(try source.get()) }
+}
+
+/// Adds a rule requiring the value to equal the value of another field, added earlier (seed 03's
+/// confirm password; "Must match <label or id>"). Re-checked whenever that other field changes.
+@c public func fw_field_add_matches(
+    _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ other_field_id: UnsafePointer<CChar>?,
+    _ message: UnsafePointer<CChar>?
+) -> fw_status {
+    let other = Result { () throws(ABIFailure) in try CStringInput.required(other_field_id, "other_field_id") }
+    return addRule(form, field_id, message) { (_: String?) throws(ABIFailure) in .matches(try other.get()) }
+}
+
+/// Adds a custom validator (see fw_validate_fn). On success the form owns context and calls
+/// destroy(context) (if destroy is not NULL) when the form is freed; on failure nothing is kept and
+/// the caller still owns context.
+@c public func fw_field_add_custom(
+    _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ validate: fw_validate_fn?,
+    _ context: UnsafeMutableRawPointer?, _ destroy: fw_destroy_fn?, _ message: UnsafePointer<CChar>?
+) -> fw_status {
+    guard let validate else {
+        return abiCall { () throws(ABIFailure) in throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument 'validate' is NULL") }
+    }
+    let validator = CValidator(validate: validate, context: context, destroy: destroy)
+    let status = addRule(form, field_id, message) { (_: String?) throws(ABIFailure) in
+        .custom(CustomValidator { value in try validator.check(value) })
+    }
+    if status == .FW_OK { validator.ownsContext = true }
+    return status
+}
+
+/// Decodes the common arguments and appends the rule under the form's lock.
+private func addRule(
+    _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ message: UnsafePointer<CChar>?,
+    _ kind: (String?) throws(ABIFailure) -> Rule.Kind
+) -> fw_status {
+    abiCall { () throws(ABIFailure) in
+        let id = try CStringInput.required(field_id, "field_id")
+        let text = try CStringInput.optional(message, "message")
+        let rule = Rule(try kind(text), message: text)
+        try withForm(form) { (form: inout Form) throws(ABIFailure) in
+            try engine { () throws(FormError) in try form.addRule(rule, to: id) }
+        }
+    }
+}

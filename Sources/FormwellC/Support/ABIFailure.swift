@@ -1,0 +1,52 @@
+import Formwell
+
+/// A refused call: the code returned to C and the detail kept for fw_last_error_message.
+struct ABIFailure: Error {
+    let status: fw_status
+    let message: String
+    /// A byte offset the detail refers to (in a pattern, or in an invalid UTF-8 argument), else -1.
+    var offset: Int64 = -1
+
+    /// The one mapping from engine errors to C result codes.
+    init(_ error: FormError) {
+        switch error {
+        case .unknownField: status = .FW_ERR_UNKNOWN_FIELD
+        case .duplicateField: status = .FW_ERR_DUPLICATE_FIELD
+        case .invalidArgument: status = .FW_ERR_INVALID_ARGUMENT
+        case .invalidPattern(let pattern):
+            status = .FW_ERR_INVALID_PATTERN
+            offset = Int64(pattern.offset)
+        case .callbackFailed: status = .FW_ERR_CALLBACK
+        case .internalError: status = .FW_ERR_INTERNAL
+        }
+        message = error.description
+    }
+
+    init(_ status: fw_status, _ message: String, offset: Int64 = -1) {
+        self.status = status
+        self.message = message
+        self.offset = offset
+    }
+}
+
+/// Runs the body of an exported function: records the outcome as the calling thread's last error
+/// and turns it into a status code. Every exported function that can fail goes through here.
+func abiCall(_ body: () throws(ABIFailure) -> Void) -> fw_status {
+    do {
+        try body()
+        ThreadState.current?.record(status: .FW_OK, message: "", offset: -1)
+        return .FW_OK
+    } catch {
+        ThreadState.current?.record(status: error.status, message: error.message, offset: error.offset)
+        return error.status
+    }
+}
+
+/// Runs an engine operation, mapping its error.
+func engine<T>(_ body: () throws(FormError) -> T) throws(ABIFailure) -> T {
+    do {
+        return try body()
+    } catch {
+        throw ABIFailure(error)
+    }
+}

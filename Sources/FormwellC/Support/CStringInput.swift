@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Reads the library's string arguments: NUL-terminated UTF-8 (so an embedded NUL ends the string).
+enum CStringInput {
+    /// A required string argument; NULL is FW_ERR_NULL_ARGUMENT, malformed UTF-8 FW_ERR_INVALID_UTF8.
+    static func required(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(ABIFailure) -> String {
+        guard let pointer else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument '\(name)' is NULL") }
+        return try decode(pointer, name)
+    }
+
+    /// An optional string argument: NULL means absent.
+    static func optional(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(ABIFailure) -> String? {
+        guard let pointer else { return nil }
+        return try decode(pointer, name)
+    }
+
+    private static func decode(_ pointer: UnsafePointer<CChar>, _ name: String) throws(ABIFailure) -> String {
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
+                                        count: strlen(pointer))
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        let offset = firstInvalidOffset(bytes)
+        throw ABIFailure(.FW_ERR_INVALID_UTF8,
+                         "argument '\(name)' is not valid UTF-8 (first bad byte at offset \(offset))",
+                         offset: Int64(offset))
+    }
+
+    /// Byte offset of the first ill-formed sequence (overlong forms, surrogates and values above
+    /// U+10FFFF are ill-formed, as in Swift's own decoder).
+    static func firstInvalidOffset(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): offset += scalar.count
+            case .error: return offset
+            case .emptyInput: return offset
+            }
+        }
+    }
+}

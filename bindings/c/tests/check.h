@@ -1,0 +1,98 @@
+/* Assertion helpers for the C tests: every check names what it expected and what it got. */
+#ifndef FORMWELL_TEST_CHECK_H
+#define FORMWELL_TEST_CHECK_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formwell.h"
+
+static int check_failures = 0;
+static int check_count = 0;
+
+#define CHECK(cond)                                                                     \
+    do {                                                                                \
+        check_count++;                                                                  \
+        if (!(cond)) {                                                                  \
+            check_failures++;                                                           \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);   \
+        }                                                                               \
+    } while (0)
+
+/* Asserts the exact status of a call, printing the library's detail when it differs. */
+#define CHECK_STATUS(call, expected)                                                    \
+    do {                                                                                \
+        fw_status got_ = (call);                                                        \
+        check_count++;                                                                  \
+        if (got_ != (expected)) {                                                       \
+            char detail_[256];                                                          \
+            fw_last_error_message(detail_, sizeof detail_, NULL);                       \
+            check_failures++;                                                           \
+            fprintf(stderr, "%s:%d: %s returned %d (%s), expected %s; detail: %s\n",    \
+                    __FILE__, __LINE__, #call, (int)got_, fw_status_string(got_),       \
+                    #expected, detail_);                                                \
+        }                                                                               \
+    } while (0)
+
+#define CHECK_OK(call) CHECK_STATUS(call, FW_OK)
+
+#define CHECK_STR(actual, expected)                                                     \
+    do {                                                                                \
+        const char *a_ = (actual), *e_ = (expected);                                    \
+        check_count++;                                                                  \
+        if (strcmp(a_, e_) != 0) {                                                      \
+            check_failures++;                                                           \
+            fprintf(stderr, "%s:%d: got \"%s\", expected \"%s\"\n", __FILE__, __LINE__, \
+                    a_, e_);                                                            \
+        }                                                                               \
+    } while (0)
+
+/* The whole observable state of one field, as a view reads it. */
+typedef struct {
+    fw_phase phase;
+    fw_validity validity;
+    const char *message;
+    fw_display display;
+    const char *display_message;
+    bool touched;
+} expected_field;
+
+static void check_field_at(int line, fw_form *form, const char *id, expected_field want) {
+    fw_phase phase = FW_PHASE_IDLE;
+    fw_validity validity = FW_VALIDITY_EMPTY;
+    fw_display display = FW_DISPLAY_NONE;
+    bool touched = false;
+    char message[256], display_message[256];
+    int ok = fw_field_phase(form, id, &phase) == FW_OK
+          && fw_field_validity(form, id, &validity) == FW_OK
+          && fw_field_display(form, id, &display) == FW_OK
+          && fw_field_touched(form, id, &touched) == FW_OK
+          && fw_field_message(form, id, message, sizeof message, NULL) == FW_OK
+          && fw_field_display_message(form, id, display_message, sizeof display_message, NULL) == FW_OK;
+    check_count++;
+    if (!ok || phase != want.phase || validity != want.validity || display != want.display
+        || touched != want.touched || strcmp(message, want.message) != 0
+        || strcmp(display_message, want.display_message) != 0) {
+        check_failures++;
+        fprintf(stderr,
+                "%s:%d: field '%s': got phase %d validity %d \"%s\" display %d \"%s\" touched %d; "
+                "expected phase %d validity %d \"%s\" display %d \"%s\" touched %d\n",
+                __FILE__, line, id, (int)phase, (int)validity, ok ? message : "?", (int)display,
+                ok ? display_message : "?", (int)touched, (int)want.phase, (int)want.validity,
+                want.message, (int)want.display, want.display_message, (int)want.touched);
+    }
+}
+
+#define CHECK_FIELD(form, id, ...) check_field_at(__LINE__, form, id, (expected_field){__VA_ARGS__})
+
+static int check_summary(const char *name) {
+    if (check_failures) {
+        fprintf(stderr, "%s: %d of %d checks FAILED\n", name, check_failures, check_count);
+        return 1;
+    }
+    printf("%s: all %d checks passed\n", name, check_count);
+    return 0;
+}
+
+#endif

@@ -1,0 +1,307 @@
+#!/usr/bin/env python3
+"""Generates include/formwell.h from the Swift sources of the C ABI.
+
+The Swift compiler writes the C declarations of every `@c` function and enum to
+.build/formwell-raw.h on each build (see Package.swift). This script turns that raw output into a
+clean C header: Swift/Clang macros and nullability qualifiers removed, enum constants without the
+enum-name prefix the compiler adds, the opaque `fw_form` handle and the callback typedefs named,
+functions grouped and ordered as in the Swift files, with their doc comments.
+
+Naming conventions it relies on (parameter names in the Swift sources):
+  form -> fw_form *          out_form -> fw_form **
+  validate -> fw_validate_fn destroy  -> fw_destroy_fn
+
+Usage: gen_header.py [--raw FILE] [--out FILE] [--check]
+  --check  exit 1 (with a diff) when --out differs from what would be generated.
+"""
+import argparse
+import difflib
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+ABI_DIR = ROOT / "Sources" / "FormwellC" / "ABI"
+# Sections of the header, in order: (Swift file, title).
+SECTIONS = [
+    ("LibraryFunctions.swift", "Library: version, status codes, errors"),
+    ("FormFunctions.swift", "Forms"),
+    ("RuleFunctions.swift", "Rules"),
+    ("FieldFunctions.swift", "Field events and queries"),
+]
+ENUM_FILES = ["Status.swift", "StateEnums.swift"]
+HANDLE_PARAMS = {"form": "fw_form *", "out_form": "fw_form **"}
+CALLBACK_PARAMS = {"validate": "fw_validate_fn", "destroy": "fw_destroy_fn"}
+
+
+def fail(message):
+    sys.exit(f"gen_header.py: {message}")
+
+
+def clean_doc(lines):
+    """Compiler doc lines (`/// text`) -> plain text lines, ASCII punctuation, no HTML markup."""
+    out = []
+    for line in lines:
+        text = line.strip()
+        text = text[3:] if text.startswith("///") else text
+        text = text[1:] if text.startswith(" ") else text
+        text = re.sub(r"</?code>", "", text)
+        for fancy, plain in (("\u2019", "'"), ("\u2018", "'"), ("\u201c", '"'), ("\u201d", '"'),
+                             ("\u2026", "..."), ("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&")):
+            text = text.replace(fancy, plain)
+        out.append(text)
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
+def block_comment(lines, indent=""):
+    if not lines:
+        fail("a declaration has no doc comment")
+    if len(lines) == 1:
+        return f"{indent}/** {lines[0]} */"
+    body = "\n".join(f"{indent} * {l}".rstrip() for l in lines)
+    return f"{indent}/**\n{body}\n{indent} */"
+
+
+def c_type(text):
+    text = text.replace("SWIFT_ENUM_TAG ", "")
+    text = re.sub(r"\s*_Null(able|_unspecified)|\s*_Nonnull", "", text)
+    text = text.replace("char const *", "const char *")
+    text = re.sub(r"\s+", " ", text).strip()
+    return re.sub(r"\*\s+\*", "**", text)
+
+
+def split_params(params):
+    """Splits a C parameter list at top-level commas."""
+    parts, depth, current = [], 0, ""
+    for ch in params:
+        if ch == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+            continue
+        depth += ch == "("
+        depth -= ch == ")"
+        current += ch
+    if current.strip():
+        parts.append(current.strip())
+    return parts
+
+
+def parse_raw(raw):
+    lines = raw.splitlines()
+    enums, functions, pending = {}, {}, []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("///"):
+            pending.append(line)
+        elif m := re.match(r"typedef SWIFT_ENUM\(int32_t, (fw_\w+), closed\) \{", line):
+            name, cases, case_doc = m.group(1), [], []
+            i += 1
+            while not lines[i].startswith("};"):
+                case_line = lines[i].strip()
+                if case_line.startswith("///"):
+                    case_doc.append(case_line)
+                elif cm := re.match(rf"{name}(\w+) = (-?\d+),", case_line):
+                    cases.append((cm.group(1), cm.group(2), clean_doc(case_doc)))
+                    case_doc = []
+                i += 1
+            enums[name] = (clean_doc(pending), cases)
+            pending = []
+        elif m := re.match(r"SWIFT_EXTERN (.+?) (fw_\w+)\((.*)\) SWIFT_NOEXCEPT", line):
+            functions[m.group(2)] = (clean_doc(pending), m.group(1), split_params(m.group(3)))
+            pending = []
+        elif line.strip() and not line.startswith("#"):
+            pending = []
+        i += 1
+    return enums, functions
+
+
+def swift_order(filename):
+    """Names of the @c functions / enums / typealiases of a Swift file, in order, and its intro."""
+    text = (ABI_DIR / filename).read_text()
+    names = re.findall(r"@c public (?:func|enum) (fw_\w+)", text)
+    intro = []
+    for line in text.splitlines():
+        if line.startswith("// "):
+            intro.append(line[3:])
+        elif intro and not line.startswith("//"):
+            break
+    return names, intro
+
+
+def swift_typealiases():
+    """Doc comment and parameter names (`_ name:` labels) of each `fw_*` typealias."""
+    text = (ABI_DIR / "RuleFunctions.swift").read_text()
+    aliases = {}
+    for m in re.finditer(r"((?:///[^\n]*\n)+)public typealias (fw_\w+) = @convention\(c\) \((.*?)\) ->", text, re.S):
+        aliases[m.group(2)] = (clean_doc(m.group(1).splitlines()), re.findall(r"_ (\w+):", m.group(3)))
+    return aliases
+
+
+def name_typedef_params(decl, names):
+    """`typedef R (*T)(A, B)` with names [a, b] -> `typedef R (*T)(A a, B b)`."""
+    m = re.match(r"(typedef .*?\(\*\w+\))\((.*)\);$", decl)
+    args = split_params(m.group(2))
+    if len(args) != len(names):
+        fail(f"parameter names {names} do not fit '{decl}'")
+    named = [f"{a}{'' if a.endswith('*') else ' '}{n}" for a, n in zip(args, names)]
+    return f"{m.group(1)}({', '.join(named)});"
+
+
+def version():
+    text = (ABI_DIR / "LibraryFunctions.swift").read_text()
+    v = re.search(r'formwellVersion: StaticString = "(\d+)\.(\d+)\.(\d+)"', text)
+    abi = re.search(r"formwellABIVersion: Int32 = (\d+)", text)
+    if not v or not abi:
+        fail("version constants not found in LibraryFunctions.swift")
+    return v.groups(), abi.group(1)
+
+
+def render_function(name, doc, result, params, typedefs):
+    rendered = []
+    for param in params:
+        if param == "void":
+            rendered.append("void")
+            continue
+        fn = re.match(r"(.*)\(\* _Nullable (\w+)\)\((.*)\)$", param)
+        if fn:
+            ret, pname, args = fn.groups()
+            if pname not in CALLBACK_PARAMS:
+                fail(f"{name}: function-pointer parameter '{pname}' has no typedef name")
+            tname = CALLBACK_PARAMS[pname]
+            typedefs.setdefault(tname, f"typedef {c_type(ret)} (*{tname})({c_type(args)});")
+            rendered.append(f"{tname} {pname}")
+            continue
+        pm = re.match(r"(.*?)(\w+)$", param)
+        ptype, pname = c_type(pm.group(1)), pm.group(2)
+        if pname in HANDLE_PARAMS:
+            expected = "void *" if pname == "form" else "void **"
+            if ptype != expected:
+                fail(f"{name}: parameter '{pname}' is '{ptype}', expected an OpaquePointer handle")
+            ptype = HANDLE_PARAMS[pname]
+        sep = "" if ptype.endswith("*") else " "
+        rendered.append(f"{ptype}{sep}{pname}")
+    result = c_type(result)
+    sep = "" if result.endswith("*") else " "
+    return f"{block_comment(doc)}\nFW_API {result}{sep}{name}({', '.join(rendered)});"
+
+
+def generate(raw):
+    enums, functions = parse_raw(raw)
+    (major, minor, patch), abi = version()
+    out = [f"""/*
+ * formwell.h: the C API of Formwell, a headless form-validation engine.
+ *
+ * GENERATED by scripts/gen_header.py from the Swift sources in Sources/FormwellC/ABI
+ * (the compiler's -emit-clang-header-path output, cleaned). Do not edit: change the Swift
+ * sources and run `make header`. A test fails when this file differs from what the build makes.
+ */
+#ifndef FORMWELL_H
+#define FORMWELL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {{
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define FW_API __attribute__((visibility("default")))
+#else
+#define FW_API
+#endif
+
+/** Version of this header; fw_version() tells the version of the loaded library. */
+#define FW_VERSION_MAJOR {major}
+#define FW_VERSION_MINOR {minor}
+#define FW_VERSION_PATCH {patch}
+#define FW_VERSION_STRING "{major}.{minor}.{patch}"
+/** ABI number of this header; fw_abi_version() tells the loaded library's. */
+#define FW_ABI_VERSION {abi}
+
+/**
+ * A form: an opaque handle from fw_form_create, released with fw_form_free. Handles are checked
+ * ids, not pointers: a freed or forged handle gives FW_ERR_INVALID_HANDLE.
+ */
+typedef struct fw_form fw_form;
+"""]
+    seen_enums = []
+    for filename in ENUM_FILES:
+        names, _ = swift_order(filename)
+        for name in names:
+            if name not in enums:
+                fail(f"enum {name} is in {filename} but not in the compiler output")
+            doc, cases = enums[name]
+            seen_enums.append(name)
+            body = []
+            for case, value, case_doc in cases:
+                body.append(block_comment(case_doc, "    "))
+                body.append(f"    {case} = {value},")
+            out.append(f"{block_comment(doc)}\ntypedef enum {name} {{\n" + "\n".join(body) + f"\n}} {name};\n")
+    missing = set(enums) - set(seen_enums)
+    if missing:
+        fail(f"enums not placed in a section: {sorted(missing)}")
+
+    typedefs, sections, placed = {}, [], set()
+    for filename, title in SECTIONS:
+        names, intro = swift_order(filename)
+        decls = []
+        for name in names:
+            if name not in functions:
+                fail(f"{name} is in {filename} but not in the compiler output")
+            decls.append(render_function(name, *functions[name], typedefs))
+            placed.add(name)
+        header = f"/* ---- {title} ---- */\n"
+        if intro:
+            header += "\n" + block_comment(intro) + "\n"
+        sections.append(header + "\n" + "\n\n".join(decls) + "\n")
+    missing = set(functions) - placed
+    if missing:
+        fail(f"functions not placed in a section: {sorted(missing)}")
+
+    aliases = swift_typealiases()
+    for tname, decl in typedefs.items():
+        if tname not in aliases:
+            fail(f"typealias {tname} not found in RuleFunctions.swift")
+        doc, names = aliases[tname]
+        out.append(f"{block_comment(doc)}\n{name_typedef_params(decl, names)}\n")
+    out.extend(sections)
+    out.append("""#ifdef __cplusplus
+}
+#endif
+
+#endif /* FORMWELL_H */
+""")
+    return "\n".join(out)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--raw", default=str(ROOT / ".build" / "formwell-raw.h"))
+    parser.add_argument("--out", default=str(ROOT / "include" / "formwell.h"))
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args()
+    raw_path = pathlib.Path(args.raw)
+    if not raw_path.exists():
+        fail(f"{raw_path} not found: run `swift build` first")
+    header = generate(raw_path.read_text())
+    out = pathlib.Path(args.out)
+    if args.check:
+        current = out.read_text() if out.exists() else ""
+        if current != header:
+            sys.stdout.writelines(difflib.unified_diff(
+                current.splitlines(True), header.splitlines(True), str(out), "generated"))
+            fail(f"{out} differs from the header generated from the Swift sources; run `make header`")
+        print(f"{out} matches the Swift sources")
+        return
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(header)
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()
