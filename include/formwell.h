@@ -209,6 +209,9 @@ FW_API fw_status fw_form_field_count(fw_form *form, size_t *out_count);
  */
 FW_API fw_status fw_form_field_id(fw_form *form, size_t index, char *buf, size_t buf_size, size_t *out_length);
 
+/** The number of forms created and not yet freed in this process (for leak checks in tests and bindings). */
+FW_API size_t fw_form_live_count(void);
+
 /* ---- Rules ---- */
 
 /**

@@ -113,6 +113,11 @@ import Formwell
     }
 }
 
+/// The number of forms created and not yet freed in this process (for leak checks in tests and bindings).
+@c public func fw_form_live_count() -> UInt {
+    UInt(FormRegistry.shared.liveCount)
+}
+
 /// Produces a string under the form's lock and copies it out after the lock is released.
 func copyOut(
     _ buf: UnsafeMutablePointer<CChar>?, _ buf_size: UInt, _ out_length: UnsafeMutablePointer<UInt>?,
