@@ -1,21 +1,31 @@
-# Formwell build and test entry points. `make demo` and `make test` are the README's two commands.
-SWIFT      ?= swift
+# Formwell build, install and test entry points. `make demo` and `make test` are the README's commands.
 ifeq ($(origin CC),default)
 CC := gcc
 endif
 ifeq ($(origin CXX),default)
 CXX := g++
 endif
+SWIFT      ?= swift
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+
+# The version lives in one place, the Swift sources of the C ABI.
+VERSION    := $(shell sed -n 's/.*formwellVersion: StaticString = "\([0-9.]*\)".*/\1/p' Sources/FormwellC/ABI/LibraryFunctions.swift)
+MAJOR      := $(firstword $(subst ., ,$(VERSION)))
+SONAME     := libformwell.so.$(MAJOR)
+
 RELEASE    := .build/release
 LIB        := $(RELEASE)/libformwell.so
-RAW_HEADER := .build/formwell-raw.h
 CBUILD     := .build/c
 C_STRICT   := -std=c99 -Wall -Wextra -Wpedantic -Werror
 CXX_STRICT := -std=c++17 -Wall -Wextra -Wpedantic -Werror
 C_LINK     := -Iinclude -L$(RELEASE) -lformwell -Wl,-rpath,$(abspath $(RELEASE))
-SWIFT_SRC  := $(shell find Sources -name '*.swift' -o -name '*.h' -o -name '*.modulemap') Package.swift scripts/exports.map
+SWIFT_SRC  := $(shell find Sources -name '*.swift' -o -name '*.h' -o -name '*.modulemap') Package.swift scripts/exports.map Makefile
+C_TESTS    := registration_test
+EXAMPLES   := $(basename $(notdir $(wildcard bindings/c/examples/*.c)))
 
-.PHONY: all setup lib header check-header demo test test-swift test-c clean
+.PHONY: all setup lib header check-header demo install uninstall \
+        test test-swift test-c test-c-asan test-c-valgrind test-install test-symbols clean
 .DELETE_ON_ERROR:
 
 all: lib
@@ -23,11 +33,13 @@ all: lib
 setup:
 	@scripts/setup.sh
 
-# The shared library: Swift runtime linked statically (no toolchain path in ldd), only fw_* exported.
+# The shared library: Swift runtime linked statically (no toolchain path in ldd), only fw_* exported
+# (scripts/exports.map), soname libformwell.so.MAJOR.
 lib: setup $(LIB)
 $(LIB): $(SWIFT_SRC)
 	$(SWIFT) build -c release --product formwell -Xswiftc -static-stdlib \
-	    -Xlinker --version-script=$(abspath scripts/exports.map)
+	    -Xlinker --version-script=$(abspath scripts/exports.map) -Xlinker -soname=$(SONAME)
+	ln -sf libformwell.so $(RELEASE)/$(SONAME)
 	@touch $@
 
 # Regenerates include/formwell.h from the compiler's view of the @c declarations.
@@ -51,17 +63,53 @@ $(CBUILD)/%: bindings/c/tests/%.c bindings/c/tests/check.h include/formwell.h $(
 	@mkdir -p $(CBUILD)
 	$(CC) $(C_STRICT) $< -o $@ $(C_LINK)
 
+$(CBUILD)/asan/%: bindings/c/tests/%.c bindings/c/tests/check.h include/formwell.h $(LIB)
+	@mkdir -p $(CBUILD)/asan
+	$(CC) $(C_STRICT) -g -fsanitize=address,undefined -fno-sanitize-recover=all $< -o $@ $(C_LINK)
+
 # The main job: walk a registration form through focus, typing, blur and submit.
 demo: lib $(CBUILD)/registration_walkthrough
 	$(CBUILD)/registration_walkthrough
 
+install: lib
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/libformwell.so.$(VERSION)
+	ln -sf libformwell.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libformwell.so
+	install -m 644 include/formwell.h $(DESTDIR)$(PREFIX)/include/formwell.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' bindings/c/formwell.pc.in \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/formwell.pc
+	chmod 644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/formwell.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/lib/libformwell.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME) \
+	      $(DESTDIR)$(PREFIX)/lib/libformwell.so $(DESTDIR)$(PREFIX)/include/formwell.h \
+	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/formwell.pc
+
 test-swift: setup
 	$(SWIFT) test
 
-test-c: lib $(CBUILD)/registration_test
-	$(CBUILD)/registration_test
+test-c: lib $(addprefix $(CBUILD)/,$(C_TESTS))
+	@for t in $(C_TESTS); do $(CBUILD)/$$t || exit 1; done
 
-test: setup test-swift check-header test-c
+# The C tests built with AddressSanitizer and UBSan (the library itself is not instrumented).
+test-c-asan: lib $(addprefix $(CBUILD)/asan/,$(C_TESTS))
+	@for t in $(C_TESTS); do ASAN_OPTIONS=detect_leaks=1 \
+	    $(CBUILD)/asan/$$t || exit 1; done
+
+# The C tests under valgrind's memcheck: any error or definite leak fails.
+test-c-valgrind: lib $(addprefix $(CBUILD)/,$(C_TESTS))
+	@for t in $(C_TESTS); do valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite --show-possibly-lost=no \
+	    $(CBUILD)/$$t || exit 1; done
+
+# Installs into a temporary prefix and builds every example with pkg-config only, as C and C++.
+test-install: lib
+	scripts/test_install.sh
+
+test-symbols: lib
+	scripts/check_symbols.sh $(LIB)
+
+test: setup test-swift check-header test-c test-c-asan test-c-valgrind test-symbols test-install
 	@echo "All tests passed."
 
 clean:
