@@ -46,3 +46,14 @@ left=$(cd "$work/stage" && find . \( -type f -o -type l \))
 [ -z "$left" ] || { echo "uninstall left: $left" >&2; exit 1; }
 make --no-print-directory uninstall PREFIX="$prefix" >/dev/null
 echo "test_install: DESTDIR install wrote exactly 5 entries; uninstall removed them"
+
+# The complete program shown in bindings/c/README.md is the example built above, verbatim.
+python3 - <<'PY'
+import re, sys
+readme = open("bindings/c/README.md").read()
+program = next(b for b in re.findall(r"```c\n(.*?)```", readme, re.S) if "int main" in b)
+example = open("bindings/c/examples/unique_username.c").read()
+if program not in example:
+    sys.exit("test_install: bindings/c/README.md's program differs from bindings/c/examples/unique_username.c")
+print("test_install: README program == examples/unique_username.c")
+PY

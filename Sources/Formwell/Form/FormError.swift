@@ -16,7 +16,7 @@ public enum FormError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unknownField(let id): return "no field with id '\(id)'"
         case .duplicateField(let id): return "a field with id '\(id)' already exists"
         case .invalidArgument(let detail): return detail
-        case .invalidPattern(let error): return "invalid pattern: \(error)"
+        case .invalidPattern(let error): return error.description
         case .callbackFailed(let detail): return detail
         case .internalError(let detail): return "internal error: \(detail)"
         }
