@@ -21,7 +21,7 @@ C_STRICT   := -std=c99 -Wall -Wextra -Wpedantic -Werror
 CXX_STRICT := -std=c++17 -Wall -Wextra -Wpedantic -Werror
 C_LINK     := -Iinclude -L$(RELEASE) -lformwell -Wl,-rpath,$(abspath $(RELEASE))
 SWIFT_SRC  := $(shell find Sources -name '*.swift' -o -name '*.h' -o -name '*.modulemap') Package.swift scripts/exports.map Makefile
-C_TESTS    := registration_test
+C_TESTS    := registration_test hostile_test
 EXAMPLES   := $(basename $(notdir $(wildcard bindings/c/examples/*.c)))
 
 .PHONY: all setup lib header check-header demo install uninstall \

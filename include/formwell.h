@@ -189,6 +189,14 @@ FW_API fw_status fw_form_validate(fw_form *form, bool *out_valid);
 FW_API fw_status fw_form_reset(fw_form *form);
 
 /**
+ * Sets the PCRE2 limits of every pattern rule of this form (email, phone and regex rules) and re-runs
+ * every field's rules under them. Defaults: 1,000,000 match steps, depth 100,000, 16,384 KiB of heap.
+ * A match that hits a limit makes its field invalid with "This value is too complex to check" and
+ * sets fw_field_limit_exceeded; never valid, never a hang. A limit of 0: FW_ERR_INVALID_ARGUMENT.
+ */
+FW_API fw_status fw_form_set_match_limits(fw_form *form, uint32_t match_limit, uint32_t depth_limit, uint32_t heap_limit_kib);
+
+/**
  * Stores in *out_valid whether every field passes its strict rules on its current value, touched
  * or not (what a submit button's enabled state needs). Runs no validator.
  */
@@ -298,6 +306,12 @@ FW_API fw_status fw_field_display(fw_form *form, const char *field_id, fw_displa
 
 /** Stores in *out_touched whether the field was blurred or touched since it was added or reset. */
 FW_API fw_status fw_field_touched(fw_form *form, const char *field_id, bool *out_touched);
+
+/**
+ * Stores in *out_exceeded whether the field's current verdict comes from a pattern that hit its match
+ * limits (see fw_form_set_match_limits): the field is invalid because it could not be checked.
+ */
+FW_API fw_status fw_field_limit_exceeded(fw_form *form, const char *field_id, bool *out_exceeded);
 
 /** Copies the message of the field's validity (FW_VALIDITY_INVALID) into buf; "" otherwise. */
 FW_API fw_status fw_field_message(fw_form *form, const char *field_id, char *buf, size_t buf_size, size_t *out_length);

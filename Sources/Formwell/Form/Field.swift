@@ -8,6 +8,8 @@ struct Field: Sendable {
     /// The verdict of every rule but `required` on `value` (`.empty` when the value is empty),
     /// refreshed by each event so that queries never run a validator.
     var outcome: Validity = .empty
+    /// Whether `outcome` comes from a pattern that hit its match limits.
+    var limitExceeded = false
     var input: InputState = .idle
     var touched = false
 

@@ -8,6 +8,7 @@ public struct Form: Sendable {
     private var fields: [Field] = []
     private var positions: [String: Int] = [:]
     private var focusedPosition: Int?
+    private var matchContext = MatchContext.default
 
     public init() {}
 
@@ -23,7 +24,7 @@ public struct Form: Sendable {
         for rule in rules {
             field.rules.append(try CompiledRule(rule, for: field, in: fieldNamed))
         }
-        field.outcome = try field.evaluated(valueOf: currentValue)
+        field = try field.reevaluated(valueOf: currentValue, matchContext: matchContext)
         positions[id] = fields.count
         fields.append(field)
     }
@@ -33,7 +34,7 @@ public struct Form: Sendable {
         let position = try self.position(of: id)
         var field = fields[position]
         field.rules.append(try CompiledRule(rule, for: field, in: fieldNamed))
-        field.outcome = try field.evaluated(valueOf: currentValue)
+        field = try field.reevaluated(valueOf: currentValue, matchContext: matchContext)
         if field.input != .idle { field.input = field.inputState(focused: position == focusedPosition) }
         fields[position] = field
     }
@@ -47,8 +48,7 @@ public struct Form: Sendable {
         if let previous = focusedPosition, previous != position {
             changed.append((previous, try blurred(fields[previous])))
         }
-        var field = fields[position]
-        field.outcome = try field.evaluated(valueOf: currentValue)
+        var field = try fields[position].reevaluated(valueOf: currentValue, matchContext: matchContext)
         field.input = field.inputState(focused: true)
         changed.append((position, field))
         store(changed)
@@ -71,12 +71,11 @@ public struct Form: Sendable {
         var changed: [(Int, Field)] = []
         var field = fields[position]
         field.value = value
-        field.outcome = try field.evaluated(valueOf: valueOf)
+        field = try field.reevaluated(valueOf: valueOf, matchContext: matchContext)
         field.input = field.inputState(focused: position == focusedPosition)
         changed.append((position, field))
         for (index, dependent) in fields.enumerated() where index != position && dependent.dependsOn(id) {
-            var updated = dependent
-            updated.outcome = try updated.evaluated(valueOf: valueOf)
+            var updated = try dependent.reevaluated(valueOf: valueOf, matchContext: matchContext)
             if updated.input != .idle { updated.input = updated.inputState(focused: index == focusedPosition) }
             changed.append((index, updated))
         }
@@ -113,13 +112,37 @@ public struct Form: Sendable {
         for (position, field) in fields.enumerated() {
             var updated = field
             updated.value = field.initialValue
-            updated.outcome = try updated.evaluated(valueOf: initial)
+            updated = try updated.reevaluated(valueOf: initial, matchContext: matchContext)
             updated.input = .idle
             updated.touched = false
             changed.append((position, updated))
         }
         store(changed)
         focusedPosition = nil
+    }
+
+    // MARK: Limits
+
+    /// The PCRE2 limits every pattern rule of this form matches under (`MatchLimits.default` at first).
+    public var matchLimits: MatchLimits { matchContext.limits }
+
+    /// Changes the limits and re-runs every field's rules under them; phases and touched flags stay.
+    /// Every limit must be at least 1.
+    public mutating func setMatchLimits(_ limits: MatchLimits) throws(FormError) {
+        guard limits.matchLimit > 0, limits.depthLimit > 0, limits.heapLimitKiB > 0 else {
+            throw .invalidArgument("match limits must be at least 1 (got match \(limits.matchLimit), "
+                + "depth \(limits.depthLimit), heap \(limits.heapLimitKiB) KiB)")
+        }
+        var updated = self
+        updated.matchContext = limits == .default ? .default : MatchContext(limits)
+        var changed: [(Int, Field)] = []
+        for (position, field) in fields.enumerated() {
+            var refreshed = try field.reevaluated(valueOf: currentValue, matchContext: updated.matchContext)
+            if refreshed.input != .idle { refreshed.input = refreshed.inputState(focused: position == focusedPosition) }
+            changed.append((position, refreshed))
+        }
+        updated.store(changed)
+        self = updated
     }
 
     // MARK: Queries
@@ -139,7 +162,7 @@ public struct Form: Sendable {
     public func state(of id: String) throws(FormError) -> FieldState {
         let field = fields[try position(of: id)]
         return FieldState(id: field.id, label: field.label, value: field.value, input: field.input,
-                          display: field.display, touched: field.touched)
+                          display: field.display, touched: field.touched, limitExceeded: field.limitExceeded)
     }
 
     /// True when every field passes its strict rules on its current value, touched or not:
@@ -164,17 +187,15 @@ public struct Form: Sendable {
     private func currentValue(_ id: String) -> String? { fieldNamed(id)?.value }
 
     private func blurred(_ field: Field) throws(FormError) -> Field {
-        var updated = field
+        var updated = try field.reevaluated(valueOf: currentValue, matchContext: matchContext)
         updated.touched = true
-        updated.outcome = try updated.evaluated(valueOf: currentValue)
         updated.input = updated.inputState(focused: false)
         return updated
     }
 
     private func touched(_ field: Field, at position: Int) throws(FormError) -> Field {
-        var updated = field
+        var updated = try field.reevaluated(valueOf: currentValue, matchContext: matchContext)
         updated.touched = true
-        updated.outcome = try updated.evaluated(valueOf: currentValue)
         updated.input = updated.inputState(focused: position == focusedPosition)
         return updated
     }

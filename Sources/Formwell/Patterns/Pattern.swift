@@ -25,7 +25,7 @@ public final class Pattern: @unchecked Sendable {
         var utf8 = source
         let compiled: OpaquePointer? = utf8.withUTF8 { bytes in
             pcre2_compile_8(bytes.baseAddress, bytes.count, options, &errorCode, &errorOffset,
-                            PCRE2Contexts.shared.compile)
+                            CompileContext.shared.pointer)
         }
         guard let compiled else {
             throw PatternError(message: Pattern.errorMessage(errorCode), offset: errorOffset)
@@ -37,8 +37,12 @@ public final class Pattern: @unchecked Sendable {
 
     deinit { pcre2_code_free_8(code) }
 
-    /// Whether the whole value matches, under `MatchLimits`.
-    public func matchWhole(_ value: String) -> Outcome {
+    /// Whether the whole value matches, under `limits`.
+    public func matchWhole(_ value: String, limits: MatchLimits = .default) -> Outcome {
+        matchWhole(value, context: limits == .default ? .default : MatchContext(limits))
+    }
+
+    func matchWhole(_ value: String, context: MatchContext) -> Outcome {
         guard let matchData = pcre2_match_data_create_8(1, nil) else {
             return .failed("out of memory for match data")
         }
@@ -47,7 +51,7 @@ public final class Pattern: @unchecked Sendable {
         // Swift strings are valid UTF-8, so PCRE2's own UTF check would only repeat work.
         let result = subject.withUTF8 { bytes in
             pcre2_match_8(code, bytes.baseAddress, bytes.count, 0, UInt32(PCRE2_NO_UTF_CHECK),
-                          matchData, PCRE2Contexts.shared.match)
+                          matchData, context.pointer)
         }
         switch result {
         case _ where result >= 0: return .match

@@ -62,18 +62,27 @@ struct CompiledRule: Sendable {
         }
     }
 
-    /// This rule's verdict on a non-empty value. `valueOf` answers other fields' values.
-    func verdict(on value: String, valueOf: (String) -> String?) throws(FormError) -> Validity {
+    /// This rule's verdict on a non-empty value.
+    func verdict(
+        on value: String, valueOf: (String) -> String?, matchContext: MatchContext
+    ) throws(FormError) -> Evaluation {
         switch check {
-        case .required:
-            return .valid
         case .pattern(let pattern, let defaultMessage):
-            switch pattern.matchWhole(value) {
-            case .match: return .valid
-            case .noMatch: return .invalid(message ?? defaultMessage)
-            case .limitExceeded: return .invalid(DefaultMessages.patternLimit)
+            switch pattern.matchWhole(value, context: matchContext) {
+            case .match: return Evaluation(.valid)
+            case .noMatch: return Evaluation(.invalid(message ?? defaultMessage))
+            case .limitExceeded: return Evaluation(.invalid(DefaultMessages.patternLimit), limitExceeded: true)
             case .failed(let detail): throw .internalError("PCRE2 match failed: \(detail)")
             }
+        default:
+            return Evaluation(try plainVerdict(on: value, valueOf: valueOf))
+        }
+    }
+
+    private func plainVerdict(on value: String, valueOf: (String) -> String?) throws(FormError) -> Validity {
+        switch check {
+        case .required, .pattern:
+            return .valid
         case .minLength(let count):
             return value.count >= count ? .valid : .invalid(message ?? DefaultMessages.minLength(count))
         case .maxLength(let count):
@@ -110,18 +119,27 @@ extension Field {
 
     /// The first failing rule's verdict on the current value (`.empty` for an empty value: seed 02
     /// runs no rule on it), every rule running in the order it was added.
-    func evaluated(valueOf: (String) -> String?) throws(FormError) -> Validity {
-        guard !value.isEmpty else { return .empty }
+    func evaluated(valueOf: (String) -> String?, matchContext: MatchContext) throws(FormError) -> Evaluation {
+        guard !value.isEmpty else { return Evaluation(.empty) }
         for rule in rules {
-            let verdict: Validity
+            let verdict: Evaluation
             do {
-                verdict = try rule.verdict(on: value, valueOf: valueOf)
+                verdict = try rule.verdict(on: value, valueOf: valueOf, matchContext: matchContext)
             } catch .callbackFailed(let detail) {
                 throw .callbackFailed("custom validator of field '\(id)' failed: \(detail)")
             }
-            if verdict != .valid { return verdict }
+            if verdict.validity != .valid { return verdict }
         }
-        return .valid
+        return Evaluation(.valid)
+    }
+
+    /// This field with its verdict re-run on its current value.
+    func reevaluated(valueOf: (String) -> String?, matchContext: MatchContext) throws(FormError) -> Field {
+        var updated = self
+        let evaluation = try evaluated(valueOf: valueOf, matchContext: matchContext)
+        updated.outcome = evaluation.validity
+        updated.limitExceeded = evaluation.limitExceeded
+        return updated
     }
 
     /// Whether a rule of this field compares it with `fieldID`.

@@ -9,6 +9,8 @@ public struct FieldState: Equatable, Hashable, Sendable {
     public let display: DisplayState
     /// Blurred once, or touched by touch / touchAll / validate; cleared by reset.
     public let touched: Bool
+    /// The current verdict is "This value is too complex to check": a pattern hit its match limits.
+    public let limitExceeded: Bool
 
     public var phase: Phase { input.phase }
     public var validity: Validity { input.validity }

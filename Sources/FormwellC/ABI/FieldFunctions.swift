@@ -64,6 +64,14 @@ import Formwell
     query(form, field_id, out_touched, "out_touched") { $0.touched }
 }
 
+/// Stores in *out_exceeded whether the field's current verdict comes from a pattern that hit its match
+/// limits (see fw_form_set_match_limits): the field is invalid because it could not be checked.
+@c public func fw_field_limit_exceeded(
+    _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ out_exceeded: UnsafeMutablePointer<Bool>?
+) -> fw_status {
+    query(form, field_id, out_exceeded, "out_exceeded") { $0.limitExceeded }
+}
+
 /// Copies the message of the field's validity (FW_VALIDITY_INVALID) into buf; "" otherwise.
 @c public func fw_field_message(
     _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ buf: UnsafeMutablePointer<CChar>?,

@@ -68,6 +68,21 @@ import Formwell
     }
 }
 
+/// Sets the PCRE2 limits of every pattern rule of this form (email, phone and regex rules) and re-runs
+/// every field's rules under them. Defaults: 1,000,000 match steps, depth 100,000, 16,384 KiB of heap.
+/// A match that hits a limit makes its field invalid with "This value is too complex to check" and
+/// sets fw_field_limit_exceeded; never valid, never a hang. A limit of 0: FW_ERR_INVALID_ARGUMENT.
+@c public func fw_form_set_match_limits(
+    _ form: OpaquePointer?, _ match_limit: UInt32, _ depth_limit: UInt32, _ heap_limit_kib: UInt32
+) -> fw_status {
+    abiCall { () throws(ABIFailure) in
+        let limits = MatchLimits(matchLimit: match_limit, depthLimit: depth_limit, heapLimitKiB: heap_limit_kib)
+        try withForm(form) { (form: inout Form) throws(ABIFailure) in
+            try engine { () throws(FormError) in try form.setMatchLimits(limits) }
+        }
+    }
+}
+
 /// Stores in *out_valid whether every field passes its strict rules on its current value, touched
 /// or not (what a submit button's enabled state needs). Runs no validator.
 @c public func fw_form_is_valid(_ form: OpaquePointer?, _ out_valid: UnsafeMutablePointer<Bool>?) -> fw_status {
