@@ -71,6 +71,11 @@ typedef enum fw_status {
      * validating. Nothing was done.
      */
     FW_ERR_BUSY = 11,
+    /**
+     * A form spec was refused: the detail names the JSON path and the problem
+     * (e.g. "fields[2].rules[0].pattern: missing closing parenthesis at offset 3"); nothing was loaded.
+     */
+    FW_ERR_INVALID_SPEC = 12,
 } fw_status;
 
 /** Where a field is in its interaction cycle (seed 01). */
@@ -268,6 +273,36 @@ FW_API fw_status fw_field_add_matches(fw_form *form, const char *field_id, const
  * the caller still owns context.
  */
 FW_API fw_status fw_field_add_custom(fw_form *form, const char *field_id, fw_validate_fn validate, void *context, fw_destroy_fn destroy, const char *message);
+
+/* ---- Form specs (JSON) ---- */
+
+/**
+ * A form spec is JSON text (schema: schema/form-spec.schema.json): {"formwell": 1, "fields": [...]},
+ * each field {"id", "label"?, "initial"?, "rules": [...]}, each rule {"rule": kind, parameter, "message"?}.
+ * Custom rules name validators defined on the form first with fw_form_define_validator.
+ */
+
+/**
+ * Loads a form spec into the form: its fields are added after any the form has, then their rules
+ * (so a matches rule may name a field defined later in the spec). All or nothing: on
+ * FW_ERR_INVALID_SPEC the detail names the JSON path and the problem, fw_last_error_offset gives the
+ * offset inside a rejected pattern, and the form is unchanged.
+ */
+FW_API fw_status fw_form_load_spec(fw_form *form, const char *spec_json);
+
+/**
+ * Copies the form's definition as spec JSON (pretty-printed, keys sorted: loading it and exporting
+ * again gives the same text) into buf. Fails with FW_ERR_INVALID_ARGUMENT when a rule is a custom
+ * validator added with fw_field_add_custom, which has no name a spec could use.
+ */
+FW_API fw_status fw_form_export_spec(fw_form *form, char *buf, size_t buf_size, size_t *out_length);
+
+/**
+ * Defines a custom validator (see fw_validate_fn) that specs loaded later may name with
+ * {"rule": "custom", "name": name}. Ownership as fw_field_add_custom: on success the form owns context
+ * and calls destroy(context) when it is freed; on failure the caller keeps it.
+ */
+FW_API fw_status fw_form_define_validator(fw_form *form, const char *name, fw_validate_fn validate, void *context, fw_destroy_fn destroy);
 
 /* ---- Field events and queries ---- */
 

@@ -27,6 +27,7 @@ SECTIONS = [
     ("LibraryFunctions.swift", "Library: version, status codes, errors"),
     ("FormFunctions.swift", "Forms"),
     ("RuleFunctions.swift", "Rules"),
+    ("SpecFunctions.swift", "Form specs (JSON)"),
     ("FieldFunctions.swift", "Field events and queries"),
 ]
 ENUM_FILES = ["Status.swift", "StateEnums.swift"]

@@ -5,10 +5,13 @@
 /// Validators run on events — add, focus, blur, set value, touch, touchAll, validate, reset, and
 /// a change of a field that a `matches` rule compares with; queries only read stored verdicts.
 public struct Form: Sendable {
-    private var fields: [Field] = []
+    // Internal rather than private: Form+Spec.swift reads them.
+    private(set) var fields: [Field] = []
     private var positions: [String: Int] = [:]
     private var focusedPosition: Int?
     private var matchContext = MatchContext.default
+    /// Custom validators a spec may name (`defineValidator`).
+    var namedValidators: [String: CustomValidator] = [:]
 
     public init() {}
 
@@ -35,7 +38,7 @@ public struct Form: Sendable {
         var field = fields[position]
         field.rules.append(try CompiledRule(rule, for: field, in: fieldNamed))
         field = try field.reevaluated(valueOf: currentValue, matchContext: matchContext)
-        if field.input != .idle { field.input = field.inputState(focused: position == focusedPosition) }
+        if field.isJudged { field.input = field.inputState(focused: position == focusedPosition) }
         fields[position] = field
     }
 
@@ -76,7 +79,7 @@ public struct Form: Sendable {
         changed.append((position, field))
         for (index, dependent) in fields.enumerated() where index != position && dependent.dependsOn(id) {
             var updated = try dependent.reevaluated(valueOf: valueOf, matchContext: matchContext)
-            if updated.input != .idle { updated.input = updated.inputState(focused: index == focusedPosition) }
+            if updated.isJudged { updated.input = updated.inputState(focused: index == focusedPosition) }
             changed.append((index, updated))
         }
         store(changed)
@@ -102,6 +105,27 @@ public struct Form: Sendable {
     @discardableResult
     public mutating func validate() throws(FormError) -> Bool {
         try touchAll()
+        return isValid
+    }
+
+    /// A whole submit in one step (what a batch check needs): the given fields take the given values,
+    /// the others keep theirs; focus is cleared; every field is touched and judged once in the strict
+    /// stage. Answers `isValid`. An unknown id throws before anything changes.
+    @discardableResult
+    public mutating func submit(_ newValues: [String: String]) throws(FormError) -> Bool {
+        for id in newValues.keys where positions[id] == nil { throw .unknownField(id) }
+        let valueOf: (String) -> String? = { id in newValues[id] ?? self.currentValue(id) }
+        var changed: [(Int, Field)] = []
+        for (position, field) in fields.enumerated() {
+            var updated = field
+            if let value = newValues[field.id] { updated.value = value }
+            updated = try updated.reevaluated(valueOf: valueOf, matchContext: matchContext)
+            updated.touched = true
+            updated.input = updated.inputState(focused: false)
+            changed.append((position, updated))
+        }
+        store(changed)
+        focusedPosition = nil
         return isValid
     }
 
@@ -138,7 +162,7 @@ public struct Form: Sendable {
         var changed: [(Int, Field)] = []
         for (position, field) in fields.enumerated() {
             var refreshed = try field.reevaluated(valueOf: currentValue, matchContext: updated.matchContext)
-            if refreshed.input != .idle { refreshed.input = refreshed.inputState(focused: position == focusedPosition) }
+            if refreshed.isJudged { refreshed.input = refreshed.inputState(focused: position == focusedPosition) }
             changed.append((position, refreshed))
         }
         updated.store(changed)

@@ -11,10 +11,13 @@ struct CompiledRule: Sendable {
 
     let check: Check
     let message: String?
+    /// The rule as it was given, for exporting the form as a spec.
+    let source: Rule
 
     /// Checks `rule`'s arguments against `field` and the fields already in the form.
     init(_ rule: Rule, for field: Field, in fields: (String) -> Field?) throws(FormError) {
         message = rule.message
+        source = rule
         switch rule.kind {
         case .required:
             check = .required

@@ -10,8 +10,17 @@ public struct CustomValidator: Sendable {
     /// A custom check that throws makes the operation that ran it fail with `FormError.callbackFailed`
     /// and leaves the form unchanged.
     let check: @Sendable (String) throws -> Verdict
+    /// The name a spec refers to it by (`{"rule": "custom", "name": …}`); nil for an anonymous check,
+    /// which a form holding it cannot export as a spec.
+    public let name: String?
 
-    public init(_ check: @escaping @Sendable (String) throws -> Verdict) {
+    public init(name: String? = nil, _ check: @escaping @Sendable (String) throws -> Verdict) {
+        self.name = name
         self.check = check
+    }
+
+    /// The same check under another name.
+    func named(_ name: String) -> CustomValidator {
+        CustomValidator(name: name, check)
     }
 }

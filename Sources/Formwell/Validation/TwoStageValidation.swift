@@ -12,6 +12,11 @@ extension Field {
         return .idle
     }
 
+    /// Whether the field's input state has been worked out by an event: it was touched or has left
+    /// idle. A change elsewhere (a new rule, the field a `matches` rule names, new limits) re-judges
+    /// such a field in its current stage, but leaves a never-judged idle field idle.
+    var isJudged: Bool { touched || input != .idle }
+
     /// The strict verdict on the current value: what a submit decides, touched or not.
     var strictVerdict: Validity {
         guard value.isEmpty else { return outcome }

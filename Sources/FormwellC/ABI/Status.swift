@@ -27,6 +27,9 @@
     /// The form is in use by this same thread: a custom validator called back into the form it is
     /// validating. Nothing was done.
     case FW_ERR_BUSY = 11
+    /// A form spec was refused: the detail names the JSON path and the problem
+    /// (e.g. "fields[2].rules[0].pattern: missing closing parenthesis at offset 3"); nothing was loaded.
+    case FW_ERR_INVALID_SPEC = 12
 }
 
 extension fw_status {
@@ -45,6 +48,7 @@ extension fw_status {
         case .FW_ERR_INTERNAL: return "internal error"
         case .FW_ERR_BUFFER_TOO_SMALL: return "buffer too small"
         case .FW_ERR_BUSY: return "form is busy (re-entrant call from a validator)"
+        case .FW_ERR_INVALID_SPEC: return "invalid form spec"
         }
     }
 }

@@ -22,6 +22,12 @@ struct ABIFailure: Error {
         message = error.description
     }
 
+    init(_ error: SpecError) {
+        status = .FW_ERR_INVALID_SPEC
+        message = error.description
+        offset = error.patternOffset.map(Int64.init) ?? -1
+    }
+
     init(_ status: fw_status, _ message: String, offset: Int64 = -1) {
         self.status = status
         self.message = message

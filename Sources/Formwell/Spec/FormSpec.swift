@@ -1,0 +1,67 @@
+/// A form as data: the versioned JSON form spec (`"formwell": 1`), schema in schema/form-spec.schema.json.
+///
+///     {"formwell": 1, "fields": [
+///       {"id": "email", "label": "Email", "initial": "", "rules": [
+///         {"rule": "required"}, {"rule": "email", "message": "Enter a valid email address"}]}]}
+///
+/// Rule objects: `required`, `email`, `phone` (no parameters); `min_length` / `max_length` with
+/// `"length"`; `regex` with `"pattern"`; `matches` with `"field"`; `custom` with `"name"`, a validator
+/// the host defined on the form before loading. Every rule takes an optional `"message"`.
+public struct FormSpec: Equatable, Sendable {
+    public static let version = 1
+
+    public var fields: [FieldSpec]
+
+    public init(fields: [FieldSpec]) {
+        self.fields = fields
+    }
+}
+
+public struct FieldSpec: Equatable, Sendable {
+    public var id: String
+    public var label: String?
+    public var initial: String?
+    public var rules: [RuleSpec]
+
+    public init(id: String, label: String? = nil, initial: String? = nil, rules: [RuleSpec] = []) {
+        self.id = id
+        self.label = label
+        self.initial = initial
+        self.rules = rules
+    }
+}
+
+public struct RuleSpec: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        case required, email, phone
+        case minLength(Int), maxLength(Int)
+        case regex(String)
+        case matches(String)
+        /// A validator defined on the form by name (`Form.defineValidator`).
+        case custom(String)
+    }
+
+    public var kind: Kind
+    public var message: String?
+
+    public init(_ kind: Kind, message: String? = nil) {
+        self.kind = kind
+        self.message = message
+    }
+}
+
+/// A spec that cannot be loaded: where (a JSON path such as `fields[2].rules[0].pattern`) and why.
+public struct SpecError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let path: String
+    public let problem: String
+    /// The byte offset inside a rejected pattern, when the problem is PCRE2's.
+    public let patternOffset: Int?
+
+    public init(path: String, problem: String, patternOffset: Int? = nil) {
+        self.path = path
+        self.problem = problem
+        self.patternOffset = patternOffset
+    }
+
+    public var description: String { path.isEmpty ? problem : "\(path): \(problem)" }
+}

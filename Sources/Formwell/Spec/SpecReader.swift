@@ -1,0 +1,113 @@
+import FoundationEssentials
+
+/// JSON text → `FormSpec`, naming the JSON path of the first problem (`fields[2].rules[0].length: …`).
+/// Unknown keys are refused, so a misspelt `"mesage"` is an error rather than silently ignored.
+enum SpecReader {
+    static func read(_ text: String) throws(SpecError) -> FormSpec {
+        let root: JSONValue
+        do {
+            root = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        } catch {
+            throw SpecError(path: "", problem: "not valid JSON")
+        }
+        let top = try object(root, "", allowed: ["formwell", "fields", "$schema", "description"])
+        guard case .integer(let version)? = top["formwell"] else {
+            throw SpecError(path: "formwell", problem: "missing or not an integer: the spec format version, \(FormSpec.version)")
+        }
+        guard version == FormSpec.version else {
+            throw SpecError(path: "formwell", problem: "unsupported spec version \(version) (this library reads \(FormSpec.version))")
+        }
+        guard case .array(let fields)? = top["fields"] else {
+            throw SpecError(path: "fields", problem: "missing or not an array")
+        }
+        var specs: [FieldSpec] = []
+        for (index, field) in fields.enumerated() {
+            specs.append(try fieldSpec(field, "fields[\(index)]"))
+        }
+        return FormSpec(fields: specs)
+    }
+
+    private static func fieldSpec(_ value: JSONValue, _ path: String) throws(SpecError) -> FieldSpec {
+        let members = try object(value, path, allowed: ["id", "label", "initial", "rules"])
+        guard let id = try string(members["id"], "\(path).id") else {
+            throw SpecError(path: "\(path).id", problem: "missing: every field needs an id")
+        }
+        var rules: [RuleSpec] = []
+        switch members["rules"] {
+        case nil: break
+        case .array(let list)?:
+            for (index, rule) in list.enumerated() {
+                rules.append(try ruleSpec(rule, "\(path).rules[\(index)]"))
+            }
+        case let other?:
+            throw SpecError(path: "\(path).rules", problem: "expected an array, found \(other.kindName)")
+        }
+        return FieldSpec(id: id, label: try string(members["label"], "\(path).label"),
+                         initial: try string(members["initial"], "\(path).initial"), rules: rules)
+    }
+
+    private static let parameters: [String: String] = [
+        "min_length": "length", "max_length": "length", "regex": "pattern", "matches": "field", "custom": "name",
+    ]
+
+    private static func ruleSpec(_ value: JSONValue, _ path: String) throws(SpecError) -> RuleSpec {
+        guard case .object(let members) = value else {
+            throw SpecError(path: path, problem: "expected a rule object, found \(value.kindName)")
+        }
+        guard let name = try string(members["rule"], "\(path).rule") else {
+            throw SpecError(path: "\(path).rule", problem: "missing: one of required, email, phone, min_length, max_length, regex, matches, custom")
+        }
+        var allowed: Set<String> = ["rule", "message"]
+        if let parameter = parameters[name] { allowed.insert(parameter) }
+        _ = try object(value, path, allowed: allowed)
+        let message = try string(members["message"], "\(path).message")
+        let kind: RuleSpec.Kind
+        switch name {
+        case "required": kind = .required
+        case "email": kind = .email
+        case "phone": kind = .phone
+        case "min_length": kind = .minLength(try length(members["length"], "\(path).length"))
+        case "max_length": kind = .maxLength(try length(members["length"], "\(path).length"))
+        case "regex": kind = .regex(try required(members["pattern"], "\(path).pattern"))
+        case "matches": kind = .matches(try required(members["field"], "\(path).field"))
+        case "custom": kind = .custom(try required(members["name"], "\(path).name"))
+        default:
+            throw SpecError(path: "\(path).rule", problem: "unknown rule '\(name)'")
+        }
+        return RuleSpec(kind, message: message)
+    }
+
+    private static func object(_ value: JSONValue, _ path: String, allowed: Set<String>) throws(SpecError) -> [String: JSONValue] {
+        guard case .object(let members) = value else {
+            throw SpecError(path: path, problem: "expected an object, found \(value.kindName)")
+        }
+        if let unknown = members.keys.filter({ !allowed.contains($0) }).sorted().first {
+            let prefix = path.isEmpty ? "" : "\(path)."
+            throw SpecError(path: "\(prefix)\(unknown)", problem: "unknown key (expected one of: \(allowed.sorted().joined(separator: ", ")))")
+        }
+        return members
+    }
+
+    private static func string(_ value: JSONValue?, _ path: String) throws(SpecError) -> String? {
+        switch value {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        case let other?: throw SpecError(path: path, problem: "expected a string, found \(other.kindName)")
+        }
+    }
+
+    private static func required(_ value: JSONValue?, _ path: String) throws(SpecError) -> String {
+        guard let text = try string(value, path) else { throw SpecError(path: path, problem: "missing") }
+        return text
+    }
+
+    private static func length(_ value: JSONValue?, _ path: String) throws(SpecError) -> Int {
+        guard case .integer(let count)? = value else {
+            throw SpecError(path: path, problem: value == nil ? "missing" : "expected an integer, found \(value.map(\.kindName) ?? "nothing")")
+        }
+        guard count >= 0, count <= Int(Int32.max) else {
+            throw SpecError(path: path, problem: "\(count) is out of range (0 to \(Int32.max))")
+        }
+        return count
+    }
+}
