@@ -24,7 +24,8 @@ SWIFT_SRC  := $(shell find Sources -name '*.swift' -o -name '*.h' -o -name '*.mo
 C_TESTS    := registration_test hostile_test
 EXAMPLES   := $(basename $(notdir $(wildcard bindings/c/examples/*.c)))
 
-.PHONY: all setup lib header check-header demo install uninstall \
+
+.PHONY: all setup lib header check-header demo install uninstall test-python \
         test test-swift test-c test-c-asan test-c-valgrind test-install test-symbols clean
 .DELETE_ON_ERROR:
 
@@ -109,7 +110,12 @@ test-install: lib
 test-symbols: lib
 	scripts/check_symbols.sh $(LIB)
 
-test: setup test-swift check-header test-c test-c-asan test-c-valgrind test-symbols test-install
+# The Python package, installed with the library bundled (as a user would), then its test suite.
+test-python: lib
+	python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --force-reinstall --no-deps ./bindings/python
+	cd bindings/python && python3 -m pytest tests -q
+
+test: setup test-swift check-header test-c test-c-asan test-c-valgrind test-symbols test-install test-python
 	@echo "All tests passed."
 
 clean:

@@ -10,6 +10,9 @@ let package = Package(
         .library(name: "Formwell", targets: ["Formwell"]),
         // The C ABI: libformwell.so. Build it with `make lib` (static Swift runtime, version script).
         .library(name: "formwell", type: .dynamic, targets: ["FormwellC"]),
+        // The `formwell` command-line tool (`make cli` installs it as .build/bin/formwell; a product
+        // cannot share the library's name).
+        .executable(name: "formwell-tool", targets: ["FormwellTool"]),
     ],
     targets: [
         .systemLibrary(
@@ -25,6 +28,7 @@ let package = Package(
             // scripts/gen_header.py turns them into include/formwell.h.
             swiftSettings: [.unsafeFlags(["-emit-clang-header-path", ".build/formwell-raw.h"])]
         ),
+        .executableTarget(name: "FormwellTool", dependencies: ["Formwell"]),
         .testTarget(name: "FormwellTests", dependencies: ["Formwell"]),
     ]
 )

@@ -122,8 +122,9 @@ typedef enum fw_verdict {
  * A custom validator. Called with the context given to fw_field_add_custom, the field's non-empty
  * value (NUL-terminated valid UTF-8) and its length in bytes. Returns an fw_verdict. On
  * FW_VERDICT_INVALID it may set *out_message to a NUL-terminated message, which the library copies
- * as soon as the function returns (invalid UTF-8 is replaced by U+FFFD); NULL keeps the rule's
- * message or the default "Invalid value". Any other return value counts as FW_VERDICT_ERROR.
+ * as soon as the function returns (invalid UTF-8 is replaced by U+FFFD). The field's message is the
+ * `message` given when the rule was added if there was one, else *out_message, else "Invalid value".
+ * Any other return value counts as FW_VERDICT_ERROR.
  * It runs under the form's lock: calling back into the same form returns FW_ERR_BUSY.
  */
 typedef int32_t (*fw_validate_fn)(void *context, const char *value, size_t value_length, const char **out_message);

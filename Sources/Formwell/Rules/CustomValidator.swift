@@ -3,7 +3,8 @@ public struct CustomValidator: Sendable {
     /// What a custom check answers.
     public enum Verdict: Equatable, Sendable {
         case valid
-        /// Invalid, with the check's own message, or nil to fall back to the rule's message / default.
+        /// Invalid. The field's message is the rule's `message` if it has one, else this message,
+        /// else "Invalid value".
         case invalid(String?)
     }
 

@@ -3,8 +3,9 @@ import Formwell
 /// A custom validator. Called with the context given to fw_field_add_custom, the field's non-empty
 /// value (NUL-terminated valid UTF-8) and its length in bytes. Returns an fw_verdict. On
 /// FW_VERDICT_INVALID it may set *out_message to a NUL-terminated message, which the library copies
-/// as soon as the function returns (invalid UTF-8 is replaced by U+FFFD); NULL keeps the rule's
-/// message or the default "Invalid value". Any other return value counts as FW_VERDICT_ERROR.
+/// as soon as the function returns (invalid UTF-8 is replaced by U+FFFD). The field's message is the
+/// `message` given when the rule was added if there was one, else *out_message, else "Invalid value".
+/// Any other return value counts as FW_VERDICT_ERROR.
 /// It runs under the form's lock: calling back into the same form returns FW_ERR_BUSY.
 public typealias fw_validate_fn = @convention(c) (
     _ context: UnsafeMutableRawPointer?, _ value: UnsafePointer<CChar>?, _ value_length: UInt,

@@ -1,0 +1,2 @@
+// Placeholder: the command-line tool is being written.
+print("formwell: not yet implemented")

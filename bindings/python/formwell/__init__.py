@@ -1,0 +1,84 @@
+"""Formwell for Python: headless two-stage form validation, backed by libformwell (ctypes).
+
+Importing this package loads ``libformwell.so`` (see :mod:`formwell._native` for the search order:
+``$FORMWELL_LIBRARY``, the copy bundled in the package, then the system loader) and checks its ABI.
+
+Quick start::
+
+    from formwell import Form, Required, Email
+
+    with Form() as form:
+        form.add_field("email", [Required(), Email()], label="Email")
+        form.focus("email")
+        form["email"] = "ada@"          # lenient while typing
+        form.blur("email")              # strict on blur
+        print(form.state("email").error)   # 'Invalid email format'
+        print(form.validate(), form.first_invalid)
+"""
+
+from ._native import ABI_VERSION, library_path, lib as _lib
+from .errors import (
+    BufferTooSmallError,
+    BusyError,
+    CallbackError,
+    DuplicateFieldError,
+    FormwellError,
+    InternalError,
+    InvalidArgumentError,
+    InvalidHandleError,
+    InvalidSpecError,
+    InvalidUTF8Error,
+    NullArgumentError,
+    PatternError,
+    UnknownFieldError,
+)
+from .form import Display, FieldState, Form, Phase, Validity, live_forms
+from .rules import Custom, Email, Matches, MaxLength, MinLength, Phone, Regex, Required, Rule
+
+__version__ = "0.1.0"
+
+
+def library_version() -> str:
+    """The loaded library's version string (``fw_version()``), e.g. ``"0.1.0"``."""
+    return str(_lib.fw_version().decode("utf-8"))
+
+
+def abi_version() -> int:
+    """The loaded library's ABI number (``fw_abi_version()``); equals :data:`ABI_VERSION`."""
+    return int(_lib.fw_abi_version())
+
+
+__all__ = [
+    "ABI_VERSION",
+    "abi_version",
+    "library_path",
+    "library_version",
+    "live_forms",
+    "Form",
+    "FieldState",
+    "Phase",
+    "Validity",
+    "Display",
+    "Rule",
+    "Required",
+    "Email",
+    "Phone",
+    "MinLength",
+    "MaxLength",
+    "Regex",
+    "Matches",
+    "Custom",
+    "FormwellError",
+    "NullArgumentError",
+    "InvalidHandleError",
+    "UnknownFieldError",
+    "DuplicateFieldError",
+    "InvalidUTF8Error",
+    "PatternError",
+    "InvalidArgumentError",
+    "CallbackError",
+    "InternalError",
+    "BufferTooSmallError",
+    "BusyError",
+    "InvalidSpecError",
+]

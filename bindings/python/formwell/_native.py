@@ -1,0 +1,306 @@
+"""The C surface of libformwell, declared for ctypes, and the loader that finds the library.
+
+Every ``fw_`` function of ``include/formwell.h`` is declared here, in :data:`SIGNATURES`, with its
+``argtypes`` and ``restype``; nothing else in the package calls the library without going through
+this module. The one handle kind of the ABI, ``fw_form *``, has its own opaque pointer type,
+:class:`FormHandle`, so a stray ``c_void_p`` or integer cannot be passed where a form is expected.
+
+Where the library is looked for, in order (the first that loads wins):
+
+1. the file named by the environment variable ``FORMWELL_LIBRARY``;
+2. ``formwell/_lib/libformwell.so`` bundled inside this installed package;
+3. the system loader, by soname: ``libformwell.so.0``, then ``libformwell.so``, then whatever
+   ``ctypes.util.find_library("formwell")`` answers.
+
+When none loads, importing :mod:`formwell` raises :class:`ImportError` listing every place tried and
+why it failed. A library whose ``fw_abi_version()`` differs from :data:`ABI_VERSION` is refused
+with :class:`ImportError` too.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import threading
+from ctypes import (
+    CFUNCTYPE,
+    POINTER,
+    Structure,
+    c_bool,
+    c_char,
+    c_char_p,
+    c_int,
+    c_int32,
+    c_int64,
+    c_size_t,
+    c_uint32,
+    c_void_p,
+)
+from typing import Any, Dict, List, Optional, Tuple
+
+#: The ABI number this binding was written for (``FW_ABI_VERSION`` of the header).
+ABI_VERSION = 1
+
+#: Environment variable naming the library file to load (tried first).
+LIBRARY_ENV = "FORMWELL_LIBRARY"
+
+#: Sonames tried with the system loader, in order.
+SONAMES = ("libformwell.so.0", "libformwell.so")
+
+# ---- status codes and enums (values of formwell.h) ----
+FW_OK = 0
+FW_ERR_NULL_ARGUMENT = 1
+FW_ERR_INVALID_HANDLE = 2
+FW_ERR_UNKNOWN_FIELD = 3
+FW_ERR_DUPLICATE_FIELD = 4
+FW_ERR_INVALID_UTF8 = 5
+FW_ERR_INVALID_PATTERN = 6
+FW_ERR_INVALID_ARGUMENT = 7
+FW_ERR_CALLBACK = 8
+FW_ERR_INTERNAL = 9
+FW_ERR_BUFFER_TOO_SMALL = 10
+FW_ERR_BUSY = 11
+FW_ERR_INVALID_SPEC = 12
+
+FW_VERDICT_VALID = 0
+FW_VERDICT_INVALID = 1
+FW_VERDICT_ERROR = 2
+
+# ---- types ----
+
+
+class fw_form(Structure):
+    """The opaque ``struct fw_form`` (never dereferenced: handles are ids checked by the library)."""
+
+    _fields_: List[Tuple[str, Any]] = []
+
+
+#: ``fw_form *``: the form handle type (distinct from ``c_void_p``).
+FormHandle = POINTER(fw_form)
+
+#: C enums (``fw_status``, ``fw_phase``, ``fw_validity``, ``fw_display``) are ``int``-sized.
+fw_status = c_int
+fw_phase = c_int
+fw_validity = c_int
+fw_display = c_int
+
+#: ``int32_t (*)(void *context, const char *value, size_t value_length, const char **out_message)``
+fw_validate_fn = CFUNCTYPE(c_int32, c_void_p, c_void_p, c_size_t, POINTER(c_char_p))
+#: ``void (*)(void *context)``
+fw_destroy_fn = CFUNCTYPE(None, c_void_p)
+
+_buf = POINTER(c_char)  # char *buf: a ctypes string buffer (c_char array) or None
+_out_len = POINTER(c_size_t)
+
+#: name -> (restype, argtypes): the whole C surface of formwell.h.
+SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
+    # library
+    "fw_version": (c_char_p, []),
+    "fw_abi_version": (c_int32, []),
+    "fw_status_string": (c_char_p, [c_int32]),
+    "fw_last_error_code": (fw_status, []),
+    "fw_last_error_message": (fw_status, [_buf, c_size_t, _out_len]),
+    "fw_last_error_offset": (c_int64, []),
+    # forms
+    "fw_form_create": (fw_status, [POINTER(FormHandle)]),
+    "fw_form_free": (fw_status, [FormHandle]),
+    "fw_form_add_field": (fw_status, [FormHandle, c_char_p, c_char_p, c_char_p]),
+    "fw_form_touch_all": (fw_status, [FormHandle]),
+    "fw_form_validate": (fw_status, [FormHandle, POINTER(c_bool)]),
+    "fw_form_reset": (fw_status, [FormHandle]),
+    "fw_form_set_match_limits": (fw_status, [FormHandle, c_uint32, c_uint32, c_uint32]),
+    "fw_form_is_valid": (fw_status, [FormHandle, POINTER(c_bool)]),
+    "fw_form_first_invalid": (fw_status, [FormHandle, _buf, c_size_t, _out_len]),
+    "fw_form_field_count": (fw_status, [FormHandle, POINTER(c_size_t)]),
+    "fw_form_field_id": (fw_status, [FormHandle, c_size_t, _buf, c_size_t, _out_len]),
+    "fw_form_live_count": (c_size_t, []),
+    # rules
+    "fw_field_add_required": (fw_status, [FormHandle, c_char_p, c_char_p]),
+    "fw_field_add_email": (fw_status, [FormHandle, c_char_p, c_char_p]),
+    "fw_field_add_phone": (fw_status, [FormHandle, c_char_p, c_char_p]),
+    "fw_field_add_min_length": (fw_status, [FormHandle, c_char_p, c_int32, c_char_p]),
+    "fw_field_add_max_length": (fw_status, [FormHandle, c_char_p, c_int32, c_char_p]),
+    "fw_field_add_regex": (fw_status, [FormHandle, c_char_p, c_char_p, c_char_p]),
+    "fw_field_add_matches": (fw_status, [FormHandle, c_char_p, c_char_p, c_char_p]),
+    "fw_field_add_custom": (
+        fw_status,
+        [FormHandle, c_char_p, fw_validate_fn, c_void_p, fw_destroy_fn, c_char_p],
+    ),
+    # form specs (JSON); declared for completeness, not yet wrapped by the Python API
+    "fw_form_load_spec": (fw_status, [FormHandle, c_char_p]),
+    "fw_form_export_spec": (fw_status, [FormHandle, _buf, c_size_t, _out_len]),
+    "fw_form_define_validator": (fw_status, [FormHandle, c_char_p, fw_validate_fn, c_void_p, fw_destroy_fn]),
+    # field events and queries
+    "fw_field_focus": (fw_status, [FormHandle, c_char_p]),
+    "fw_field_blur": (fw_status, [FormHandle, c_char_p]),
+    "fw_field_set_value": (fw_status, [FormHandle, c_char_p, c_char_p]),
+    "fw_field_touch": (fw_status, [FormHandle, c_char_p]),
+    "fw_field_phase": (fw_status, [FormHandle, c_char_p, POINTER(fw_phase)]),
+    "fw_field_validity": (fw_status, [FormHandle, c_char_p, POINTER(fw_validity)]),
+    "fw_field_display": (fw_status, [FormHandle, c_char_p, POINTER(fw_display)]),
+    "fw_field_touched": (fw_status, [FormHandle, c_char_p, POINTER(c_bool)]),
+    "fw_field_limit_exceeded": (fw_status, [FormHandle, c_char_p, POINTER(c_bool)]),
+    "fw_field_message": (fw_status, [FormHandle, c_char_p, _buf, c_size_t, _out_len]),
+    "fw_field_display_message": (fw_status, [FormHandle, c_char_p, _buf, c_size_t, _out_len]),
+    "fw_field_value": (fw_status, [FormHandle, c_char_p, _buf, c_size_t, _out_len]),
+}
+
+
+#: Functions a library may lack and still be loaded (added to ABI 1 after its first release, or not
+#: used by the Python API); calling one the library lacks raises AttributeError.
+OPTIONAL = frozenset({
+    "fw_form_set_match_limits",
+    "fw_field_limit_exceeded",
+    "fw_form_load_spec",
+    "fw_form_export_spec",
+    "fw_form_define_validator",
+})
+
+#: Which declared functions the loaded library lacks (filled in by :func:`load_library`).
+missing_functions: List[str] = []
+
+# ---- loading ----
+
+
+def _candidates() -> List[Tuple[str, str]]:
+    """(description, name or path) pairs in the documented search order."""
+    found: List[Tuple[str, str]] = []
+    env = os.environ.get(LIBRARY_ENV)
+    if env:
+        found.append((f"${LIBRARY_ENV}", env))
+    else:
+        found.append((f"${LIBRARY_ENV}", ""))
+    bundled = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_lib", "libformwell.so")
+    found.append(("bundled copy", bundled))
+    for soname in SONAMES:
+        found.append(("system loader", soname))
+    try:
+        located = ctypes.util.find_library("formwell")
+    except Exception:  # pragma: no cover - find_library shells out; never fatal
+        located = None
+    if located and located not in SONAMES:
+        found.append(("ctypes.util.find_library('formwell')", located))
+    return found
+
+
+def _declare(lib: ctypes.CDLL) -> None:
+    for name, (restype, argtypes) in SIGNATURES.items():
+        if not hasattr(lib, name):
+            missing_functions.append(name)
+            continue
+        function = getattr(lib, name)
+        function.restype = restype
+        function.argtypes = argtypes
+
+
+def load_library() -> Tuple[ctypes.CDLL, str]:
+    """Finds, loads and checks libformwell; returns the library and the path or name it came from.
+
+    Raises ImportError naming every place tried when none loads, or when the library's ABI number
+    is not :data:`ABI_VERSION`.
+    """
+    tried: List[str] = []
+    for description, target in _candidates():
+        if not target:
+            tried.append(f"  {description}: not set")
+            continue
+        if os.sep in target and not os.path.exists(target):
+            tried.append(f"  {description}: {target}: no such file")
+            continue
+        try:
+            lib = ctypes.CDLL(target)
+        except OSError as error:
+            tried.append(f"  {description}: {target}: {error}")
+            continue
+        missing = [name for name in SIGNATURES if name not in OPTIONAL and not hasattr(lib, name)]
+        if missing:
+            tried.append(f"  {description}: {target}: not libformwell (missing {', '.join(missing[:3])})")
+            continue
+        _declare(lib)
+        abi = lib.fw_abi_version()
+        if abi != ABI_VERSION:
+            raise ImportError(
+                f"formwell: {target} has ABI {abi}, but this binding was written for ABI {ABI_VERSION}; "
+                f"install the matching libformwell or binding"
+            )
+        return lib, target
+    raise ImportError(
+        "formwell: cannot load libformwell.so; tried, in order:\n"
+        + "\n".join(tried)
+        + f"\nSet {LIBRARY_ENV} to the path of libformwell.so (e.g. .build/release/libformwell.so "
+        "after `make lib`)."
+    )
+
+
+lib, library_path = load_library()
+
+# ---- calling helpers ----
+
+#: Per-thread slot for an exception raised inside a Python custom validator; the call that triggered
+#: validation re-raises it.
+_pending = threading.local()
+
+
+def stash_exception(error: BaseException) -> None:
+    """Called by the validator trampoline: keeps the exception for the triggering call."""
+    _pending.error = error
+
+
+def take_pending() -> Optional[BaseException]:
+    error = getattr(_pending, "error", None)
+    _pending.error = None
+    return error
+
+
+def last_error_message() -> str:
+    """The calling thread's last detail message (fw_last_error_message)."""
+    return read_string(lambda buf, size, length: lib.fw_last_error_message(buf, size, length), check=False)
+
+
+def read_string(call: Any, check: bool = True) -> str:
+    """Runs a buffer-style C call: a 256-byte buffer first, then exactly the reported length + 1."""
+    size = 256
+    for _ in range(4):
+        buf = ctypes.create_string_buffer(size)
+        length = c_size_t(0)
+        status = call(buf, size, ctypes.byref(length))
+        if status == FW_ERR_BUFFER_TOO_SMALL and length.value + 1 > size:
+            size = length.value + 1
+            continue
+        if status != FW_OK:
+            if check:
+                raise_for_status(status)
+            return ""
+        return buf.raw[: length.value].decode("utf-8", errors="replace")
+    raise_for_status(FW_ERR_BUFFER_TOO_SMALL)  # the text kept growing: give up honestly
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def raise_for_status(status: int) -> None:
+    """Raises the exception mapped from ``status`` (with the thread's detail and offset), or the
+    exception a Python custom validator raised during the call. Does nothing for FW_OK."""
+    from .errors import error_for_status  # late import: errors imports nothing from here at load
+
+    pending = take_pending()
+    if status == FW_OK and pending is None:
+        return
+    if status == FW_OK:  # pragma: no cover - the library reported success despite a failed callback
+        raise pending  # type: ignore[misc]
+    detail = last_error_message()
+    offset = lib.fw_last_error_offset()
+    error = error_for_status(status, detail, offset if offset >= 0 else None)
+    if pending is None:
+        raise error
+    # Re-raise what the validator raised, unchanged in type, chained to the library's report.
+    if hasattr(pending, "add_note"):
+        pending.add_note(f"formwell: {detail} (status {status})")
+    if pending.__context__ is None:
+        pending.__context__ = error
+    raise pending.with_traceback(pending.__traceback__)
+
+
+def check(status: int) -> None:
+    """Fast path for the common case; raises as :func:`raise_for_status` otherwise."""
+    if status != FW_OK or getattr(_pending, "error", None) is not None:
+        raise_for_status(status)

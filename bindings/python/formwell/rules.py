@@ -1,0 +1,285 @@
+"""Validation rules: immutable descriptions passed to :meth:`formwell.Form.add_field`.
+
+Rules run in the order given; the first failing rule's message is the field's message. Every rule
+takes ``message=`` to replace its default message.
+
+=================  ================================================================
+rule               default message
+=================  ================================================================
+``Required()``     "This field is required" (strict stage only: empty on blur/submit)
+``Email()``        "Invalid email format"
+``Phone()``        "Invalid phone number" (exactly 10 ASCII digits)
+``MinLength(n)``   "Must be at least n characters" (characters = grapheme clusters)
+``MaxLength(n)``   "Must be n characters or fewer"
+``Regex(p)``       "Invalid format" (PCRE2, UTF mode, whole value must match)
+``Matches(id)``    "Must match <label of id>" (the other field must be added earlier)
+``Custom(f)``      the string ``f`` returns, else "Invalid value"
+=================  ================================================================
+"""
+
+from __future__ import annotations
+
+import ctypes
+import itertools
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, Optional, Union
+
+from . import _native
+from ._native import FW_VERDICT_ERROR, FW_VERDICT_INVALID, FW_VERDICT_VALID
+
+#: What a custom validator may return: None/True (valid), a message (invalid), False (invalid with
+#: the rule's message or the default one).
+ValidatorResult = Union[None, bool, str]
+Validator = Callable[[str], ValidatorResult]
+
+_INT32_MAX = 2**31 - 1
+
+
+class Rule:
+    """Base class of rules. Not instantiated directly."""
+
+    message: Optional[str]
+
+    def _add(self, form: "_native.FormHandle", field_id: bytes) -> int:  # pragma: no cover
+        raise NotImplementedError
+
+
+def _encode(text: str, what: str) -> bytes:
+    """UTF-8 bytes of a string argument; refuses non-strings, NULs and lone surrogates."""
+    if not isinstance(text, str):
+        raise TypeError(f"{what} must be a str, not {type(text).__name__}")
+    if "\0" in text:
+        raise ValueError(f"{what} must not contain NUL characters (the C ABI would truncate it)")
+    return text.encode("utf-8")  # UnicodeEncodeError (a ValueError) for lone surrogates
+
+
+def _encode_optional(text: Optional[str], what: str) -> Optional[bytes]:
+    return None if text is None else _encode(text, what)
+
+
+def _check_length(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
+    if not 0 <= value <= _INT32_MAX:
+        from .errors import InvalidArgumentError
+
+        raise InvalidArgumentError(f"{what} {value} is out of range (0 ... {_INT32_MAX})", 7)
+    return value
+
+
+@dataclass(frozen=True)
+class Required(Rule):
+    """An empty value is invalid in the strict stage (blur, touch, submit); never while typing."""
+
+    message: Optional[str] = None
+
+    def _add(self, form: Any, field_id: bytes) -> int:
+        return _native.lib.fw_field_add_required(form, field_id, _encode_optional(self.message, "message"))
+
+
+@dataclass(frozen=True)
+class Email(Rule):
+    """The whole value must look like an e-mail address (seed 02's pattern)."""
+
+    message: Optional[str] = None
+
+    def _add(self, form: Any, field_id: bytes) -> int:
+        return _native.lib.fw_field_add_email(form, field_id, _encode_optional(self.message, "message"))
+
+
+@dataclass(frozen=True)
+class Phone(Rule):
+    """The value must be exactly 10 ASCII digits."""
+
+    message: Optional[str] = None
+
+    def _add(self, form: Any, field_id: bytes) -> int:
+        return _native.lib.fw_field_add_phone(form, field_id, _encode_optional(self.message, "message"))
+
+
+@dataclass(frozen=True)
+class MinLength(Rule):
+    """At least ``length`` characters (grapheme clusters: an emoji with joiners counts once)."""
+
+    length: int
+    message: Optional[str] = None
+
+    def __post_init__(self) -> None:
+        _check_length(self.length, "MinLength")
+
+    def _add(self, form: Any, field_id: bytes) -> int:
+        return _native.lib.fw_field_add_min_length(
+            form, field_id, self.length, _encode_optional(self.message, "message")
+        )
+
+
+@dataclass(frozen=True)
+class MaxLength(Rule):
+    """At most ``length`` characters, counted as :class:`MinLength` counts."""
+
+    length: int
+    message: Optional[str] = None
+
+    def __post_init__(self) -> None:
+        _check_length(self.length, "MaxLength")
+
+    def _add(self, form: Any, field_id: bytes) -> int:
+        return _native.lib.fw_field_add_max_length(
+            form, field_id, self.length, _encode_optional(self.message, "message")
+        )
+
+
+@dataclass(frozen=True)
+class Regex(Rule):
+    """A PCRE2 pattern (UTF mode) that must match the whole value.
+
+    A pattern PCRE2 refuses raises :class:`formwell.PatternError` from ``add_field``, with PCRE2's
+    message as ``detail`` and the position in the pattern as ``offset``.
+    """
+
+    pattern: str
+    message: Optional[str] = None
+
+    def _add(self, form: Any, field_id: bytes) -> int:
+        return _native.lib.fw_field_add_regex(
+            form, field_id, _encode(self.pattern, "pattern"), _encode_optional(self.message, "message")
+        )
+
+
+@dataclass(frozen=True)
+class Matches(Rule):
+    """The value must equal the value of field ``field_id``, which must be added earlier
+    (confirm password). Re-checked whenever that field changes."""
+
+    field_id: str
+    message: Optional[str] = None
+
+    def _add(self, form: Any, field_id: bytes) -> int:
+        return _native.lib.fw_field_add_matches(
+            form, field_id, _encode(self.field_id, "Matches field_id"), _encode_optional(self.message, "message")
+        )
+
+
+# ---- custom validators ----
+
+
+class _CustomContext:
+    """What the C library's ``void *context`` stands for: one attached Custom rule.
+
+    It lives in :data:`_contexts` from ``fw_field_add_custom`` until the library calls the destroy
+    function (when the form is freed), so the callable and the last message bytes stay alive for
+    exactly as long as the rule exists in the C form.
+    """
+
+    __slots__ = ("validate", "message_bytes")
+
+    def __init__(self, validate: Validator) -> None:
+        self.validate = validate
+        self.message_bytes: Optional[bytes] = None
+
+
+#: context id -> attached custom rule. Ids start at 1 (0 would be NULL) and are never reused.
+_contexts: Dict[int, _CustomContext] = {}
+_ids = itertools.count(1)
+_ids_lock = threading.Lock()
+
+
+def live_custom_contexts() -> int:
+    """Number of Custom rules the library still holds (for leak checks)."""
+    return len(_contexts)
+
+
+def _trampoline(context: Optional[int], value: Optional[int], length: int, out_message: Any) -> int:
+    """The one C validator function: finds the rule by context id and calls its callable.
+
+    Never lets an exception escape (ctypes would print it and return 0, i.e. "valid"): any error is
+    stashed for the triggering call and reported as FW_VERDICT_ERROR.
+    """
+    try:
+        entry = _contexts[context or 0]
+        text = ctypes.string_at(value, length).decode("utf-8") if value else ""
+        result = entry.validate(text)
+        if result is None or result is True:
+            return FW_VERDICT_VALID
+        if result is False:
+            return FW_VERDICT_INVALID
+        if isinstance(result, str):
+            data = _encode(result, "a custom validator's message")
+            entry.message_bytes = data  # alive until the library has copied it
+            out_message[0] = data
+            return FW_VERDICT_INVALID
+        raise TypeError(
+            "a custom validator must return None or True (valid), or a message str or False "
+            f"(invalid), not {type(result).__name__}"
+        )
+    except BaseException as error:  # noqa: BLE001 - re-raised by the triggering call
+        try:
+            _native.stash_exception(error)
+        except BaseException:  # pragma: no cover - interpreter shutting down
+            pass
+        return FW_VERDICT_ERROR
+
+
+def _destroy(context: Optional[int], _contexts: Dict[int, _CustomContext] = _contexts) -> None:
+    """The C destroy function: the form owning the rule was freed. Must work at shutdown too,
+    hence the bound default argument instead of a global lookup."""
+    try:
+        _contexts.pop(context or 0, None)
+    except BaseException:  # pragma: no cover
+        pass
+
+
+# Module-lifetime C function pointers shared by every Custom rule.
+_VALIDATE_FN = _native.fw_validate_fn(_trampoline)
+_DESTROY_FN = _native.fw_destroy_fn(_destroy)
+
+
+@dataclass(frozen=True)
+class Custom(Rule):
+    """A Python validator. ``validate(value)`` receives the field's non-empty value and returns:
+
+    * ``None`` or ``True``: valid;
+    * a ``str``: invalid, with that message (the rule's ``message=``, when given, takes precedence);
+    * ``False``: invalid, with ``message=`` or the default "Invalid value".
+
+    If it raises, the form is left unchanged and the same exception propagates from the call that
+    triggered validation (``set_value``, ``blur``, ``validate``, ...). It runs while the form is
+    locked: calling back into the same form raises :class:`formwell.BusyError` inside it.
+    The binding keeps the callable alive for as long as the rule exists in a form.
+    """
+
+    validate: Validator
+    message: Optional[str] = None
+
+    def __post_init__(self) -> None:
+        if not callable(self.validate):
+            raise TypeError(f"Custom needs a callable, not {type(self.validate).__name__}")
+
+    def _add(self, form: Any, field_id: bytes) -> int:
+        message = _encode_optional(self.message, "message")
+        with _ids_lock:
+            key = next(_ids)
+        _contexts[key] = _CustomContext(self.validate)
+        status = -1
+        try:
+            status = _native.lib.fw_field_add_custom(form, field_id, _VALIDATE_FN, key, _DESTROY_FN, message)
+        finally:
+            if status != _native.FW_OK:  # the library kept nothing: we still own the context
+                _contexts.pop(key, None)
+        return status
+
+
+__all__ = [
+    "Rule",
+    "Required",
+    "Email",
+    "Phone",
+    "MinLength",
+    "MaxLength",
+    "Regex",
+    "Matches",
+    "Custom",
+    "Validator",
+    "ValidatorResult",
+]

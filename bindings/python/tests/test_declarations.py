@@ -1,0 +1,107 @@
+"""The whole C surface of include/formwell.h is declared, with matching types."""
+
+import ctypes
+import os
+import re
+
+import pytest
+
+from formwell import _native
+
+from conftest import REPO_ROOT
+
+HEADER = os.environ.get("FORMWELL_HEADER", os.path.join(REPO_ROOT, "include", "formwell.h"))
+
+# C type spelling in the header -> ctypes type the binding must use.
+C_TYPES = {
+    "void": None,
+    "const char *": ctypes.c_char_p,
+    "char *": ctypes.POINTER(ctypes.c_char),
+    "int32_t": ctypes.c_int32,
+    "uint32_t": ctypes.c_uint32,
+    "int64_t": ctypes.c_int64,
+    "size_t": ctypes.c_size_t,
+    "size_t *": ctypes.POINTER(ctypes.c_size_t),
+    "bool *": ctypes.POINTER(ctypes.c_bool),
+    "void *": ctypes.c_void_p,
+    "fw_status": ctypes.c_int,
+    "fw_phase *": ctypes.POINTER(ctypes.c_int),
+    "fw_validity *": ctypes.POINTER(ctypes.c_int),
+    "fw_display *": ctypes.POINTER(ctypes.c_int),
+    "fw_form *": _native.FormHandle,
+    "fw_form **": ctypes.POINTER(_native.FormHandle),
+    "fw_validate_fn": _native.fw_validate_fn,
+    "fw_destroy_fn": _native.fw_destroy_fn,
+}
+
+
+def header_functions():
+    with open(HEADER, encoding="utf-8") as f:
+        text = f.read()
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    found = {}
+    for match in re.finditer(r"FW_API\s+([^;(]*?)\b(fw_\w+)\s*\(([^)]*)\)\s*;", text):
+        ret, name, params = match.group(1).strip(), match.group(2), match.group(3).strip()
+        args = []
+        if params and params != "void":
+            for param in params.split(","):
+                param = " ".join(param.split())
+                kind = re.sub(r"\s*\b\w+$", "", param)  # drop the parameter name
+                kind = re.sub(r"\s*\*", " *", kind).replace("* *", "**")
+                args.append(kind.strip())
+        found[name] = (" ".join(ret.replace("*", " *").split()).replace("* *", "**"), args)
+    return found
+
+
+def test_header_parses():
+    functions = header_functions()
+    assert len(functions) >= 30
+    assert functions["fw_field_add_custom"][1] == [
+        "fw_form *", "const char *", "fw_validate_fn", "void *", "fw_destroy_fn", "const char *",
+    ]
+
+
+def test_every_header_function_is_declared():
+    missing = sorted(set(header_functions()) - set(_native.SIGNATURES))
+    assert not missing, f"fw_ functions of formwell.h not declared in formwell._native: {missing}"
+
+
+def test_no_stale_declarations():
+    """Only functions the loader treats as optional may be declared without being in the header."""
+    extra = sorted(set(_native.SIGNATURES) - set(header_functions()) - _native.OPTIONAL)
+    assert not extra, f"declared but not in formwell.h: {extra}"
+
+
+@pytest.mark.parametrize("name", sorted(header_functions()))
+def test_declaration_matches_header(name):
+    ret, args = header_functions()[name]
+    if name in _native.missing_functions:
+        pytest.skip(f"{name} is in the header but not in the loaded library")
+    function = getattr(_native.lib, name)
+    assert function.argtypes is not None, f"{name}: argtypes not set"
+    assert function.restype is C_TYPES[ret], f"{name}: restype {function.restype} for C {ret}"
+    assert list(function.argtypes) == [C_TYPES[a] for a in args], f"{name}: argtypes vs C {args}"
+
+
+def test_handle_type_is_distinct():
+    assert _native.FormHandle is not ctypes.c_void_p
+    with pytest.raises(ctypes.ArgumentError):
+        _native.lib.fw_form_free(ctypes.c_void_p(1234))
+
+
+def test_enum_values_match_header():
+    with open(HEADER, encoding="utf-8") as f:
+        text = f.read()
+    values = {m.group(1): int(m.group(2)) for m in re.finditer(r"\b(FW_\w+)\s*=\s*(\d+)", text)}
+    for name, value in values.items():
+        if hasattr(_native, name):
+            assert getattr(_native, name) == value, name
+    abi = int(re.search(r"#define FW_ABI_VERSION (\d+)", text).group(1))
+    assert abi == _native.ABI_VERSION
+    import formwell
+
+    assert [p.value for p in formwell.Phase] == [values[f"FW_PHASE_{p.name}"] for p in formwell.Phase]
+    assert [v.value for v in formwell.Validity] == [values[f"FW_VALIDITY_{v.name}"] for v in formwell.Validity]
+    assert [d.value for d in formwell.Display] == [values[f"FW_DISPLAY_{d.name}"] for d in formwell.Display]
+    for code, cls in formwell.errors.ERRORS.items():
+        assert code in values.values()
