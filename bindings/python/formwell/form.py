@@ -6,12 +6,27 @@ import enum
 import sys
 from ctypes import byref, c_bool, c_int, c_size_t
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, Iterator, List, Optional
+import json
+import os
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Union
 
 from . import _native
 from ._native import FW_ERR_UNKNOWN_FIELD, FW_OK, check, lib, read_string
 from .errors import InvalidArgumentError, InvalidHandleError
-from .rules import _DESTROY_FN, _VALIDATE_FN, Custom, Matches, Rule, _encode, _encode_optional
+from .rules import (
+    _DESTROY_FN,
+    _VALIDATE_FN,
+    Custom,
+    Matches,
+    Rule,
+    Validator,
+    _define_validator,
+    _encode,
+    _encode_optional,
+)
+
+#: What :meth:`Form.from_spec` accepts: a spec dict, JSON text, or the path of a JSON file.
+SpecSource = Union[Mapping[str, Any], str, "os.PathLike[str]"]
 
 __all__ = ["Form", "FieldState", "Phase", "Validity", "Display", "live_forms"]
 
@@ -224,6 +239,46 @@ class Form:
 
     # ---- events ----
 
+    # ---- specs ----
+
+    @classmethod
+    def from_spec(cls, spec: SpecSource, validators: Optional[Mapping[str, Validator]] = None) -> "Form":
+        """A form built from a JSON form spec (``{"formwell": 1, "fields": [...]}``).
+
+        ``spec`` is a dict, JSON text (a ``str`` starting with ``{``), or the path of a JSON file
+        (``str`` or ``os.PathLike``). ``validators`` maps the names that ``custom`` rules use to
+        callables with :class:`Custom`'s contract. A bad spec raises
+        :class:`formwell.InvalidSpecError`, whose detail names the JSON path and the problem (and
+        ``.offset`` the position in a rejected pattern).
+        """
+        form = cls()
+        try:
+            form.load_spec(spec, validators)
+        except BaseException:
+            form.close()
+            raise
+        return form
+
+    def define_validator(self, name: str, validate: Validator) -> None:
+        """Makes ``validate`` available to specs loaded later as ``{"rule": "custom", "name": name}``."""
+        check(_define_validator(self._h, _encode(name, "validator name"), validate))
+
+    def load_spec(self, spec: SpecSource, validators: Optional[Mapping[str, Validator]] = None) -> None:
+        """Adds a spec's fields and rules to this form, all or nothing (see :meth:`from_spec`)."""
+        for name, validate in (validators or {}).items():
+            self.define_validator(name, validate)
+        check(lib.fw_form_load_spec(self._h, _encode(_spec_text(spec), "spec")))
+
+    def to_spec(self) -> Dict[str, Any]:
+        """This form's definition (fields, labels, initial values, rules) as a spec dict.
+        Raises :class:`formwell.InvalidArgumentError` if a rule is an anonymous :class:`Custom`."""
+        return json.loads(self.to_spec_json())
+
+    def to_spec_json(self) -> str:
+        """The spec as the library writes it: pretty-printed, keys sorted, stable across a reload."""
+        handle = self._h
+        return read_string(lambda buf, size, length: lib.fw_form_export_spec(handle, buf, size, length))
+
     def set_value(self, field_id: str, value: str) -> None:
         """Sets the value (typing or programmatic): lenient stage if the field is focused, else
         strict. Fields with a :class:`formwell.Matches` rule naming this field are re-checked."""
@@ -363,3 +418,14 @@ class Form:
         handle = self._h
         found = read_string(lambda buf, size, length: lib.fw_form_first_invalid(handle, buf, size, length))
         return found or None
+
+
+def _spec_text(spec: SpecSource) -> str:
+    if isinstance(spec, Mapping):
+        return json.dumps(spec)
+    if isinstance(spec, str) and spec.lstrip().startswith("{"):
+        return spec
+    if isinstance(spec, (str, os.PathLike)):
+        with open(spec, encoding="utf-8") as file:
+            return file.read()
+    raise TypeError(f"a spec is a dict, JSON text or a path, not {type(spec).__name__}")

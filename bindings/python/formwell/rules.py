@@ -270,6 +270,23 @@ class Custom(Rule):
         return status
 
 
+def _define_validator(form: Any, name: bytes, validate: Validator) -> int:
+    """Registers `validate` under `name` for specs (fw_form_define_validator), with the same
+    context bookkeeping as :class:`Custom`."""
+    if not callable(validate):
+        raise TypeError(f"a validator must be callable, not {type(validate).__name__}")
+    with _ids_lock:
+        key = next(_ids)
+    _contexts[key] = _CustomContext(validate)
+    status = -1
+    try:
+        status = _native.lib.fw_form_define_validator(form, name, _VALIDATE_FN, key, _DESTROY_FN)
+    finally:
+        if status != _native.FW_OK:
+            _contexts.pop(key, None)
+    return status
+
+
 __all__ = [
     "Rule",
     "Required",

@@ -1,0 +1,133 @@
+import Testing
+@testable import Formwell
+
+/// The JSON form spec: loading, errors named by JSON path, all-or-nothing loads, export round trips.
+@Suite struct SpecTests {
+    static let registration = """
+    {"formwell": 1, "fields": [
+      {"id": "password", "label": "Password", "rules": [{"rule": "required"}, {"rule": "min_length", "length": 8}]},
+      {"id": "confirm", "rules": [{"rule": "matches", "field": "password", "message": "Passwords don't match"}]},
+      {"id": "phone", "initial": "0123456789", "rules": [{"rule": "custom", "name": "plus"}]}
+    ]}
+    """
+
+    static let plus = CustomValidator { value in value.hasPrefix("+") ? .valid : .invalid("Number must start with '+'") }
+
+    @Test func loadsFieldsRulesLabelsAndInitialValues() throws {
+        let form = try Form(spec: FormSpec(json: Self.registration), validators: ["plus": Self.plus])
+        #expect(form.fieldIDs == ["password", "confirm", "phone"])
+        #expect(form.values == ["password": "", "confirm": "", "phone": "0123456789"])
+        #expect(try form.state(of: "password").label == "Password")
+        var submitted = form
+        #expect(try submitted.submit(["password": "longenough", "confirm": "different"]) == false)
+        #expect(try submitted.state(of: "confirm").display == .error("Passwords don't match"))
+        #expect(try submitted.state(of: "phone").display == .error("Number must start with '+'"))
+    }
+
+    @Test func matchesMayNameAFieldDefinedLaterInTheSpec() throws {
+        let spec = try FormSpec(json: """
+        {"formwell": 1, "fields": [{"id": "confirm", "rules": [{"rule": "matches", "field": "password"}]},
+                                   {"id": "password", "label": "Password"}]}
+        """)
+        var form = try Form(spec: spec)
+        try form.setValue("secret", for: "password")
+        try form.setValue("other", for: "confirm")
+        #expect(try form.state(of: "confirm").input == .inactive(.invalid("Must match Password")))
+    }
+
+    @Test(arguments: [
+        (#"{"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "regex", "pattern": "([a-z]"}]}]}"#,
+         "fields[0].rules[0].pattern: missing closing parenthesis at offset 6"),
+        (#"{"formwell": 1, "fields": [{"id": "a"}, {"id": "b"}, {"id": "c", "rules": [{"rule": "min_length", "length": -1}]}]}"#,
+         "fields[2].rules[0].length: -1 is out of range (0 to 2147483647)"),
+        (#"{"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "min_length", "length": 5}, {"rule": "max_length", "length": 2}]}]}"#,
+         "fields[0].rules[1].length: min_length 5 is greater than max_length 2 for field 'a'"),
+        (#"{"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "matches", "field": "ghost"}]}]}"#,
+         "fields[0].rules[0].field: no field with id 'ghost'"),
+        (#"{"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "custom", "name": "nobody"}]}]}"#,
+         "fields[0].rules[0].name: no validator named 'nobody' is defined"),
+        (#"{"formwell": 1, "fields": [{"id": "a"}, {"id": "a"}]}"#,
+         "fields[1].id: a field with id 'a' already exists"),
+        (#"{"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "emial"}]}]}"#,
+         "fields[0].rules[0].rule: unknown rule 'emial'"),
+        (#"{"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "email", "mesage": "x"}]}]}"#,
+         "fields[0].rules[0].mesage: unknown key (expected one of: message, rule)"),
+        (#"{"formwell": 1, "fields": [{"label": "A"}]}"#, "fields[0].id: missing: every field needs an id"),
+        (#"{"formwell": 1, "fields": [{"id": 3}]}"#, "fields[0].id: expected a string, found a number"),
+        (#"{"formwell": 2, "fields": []}"#, "formwell: unsupported spec version 2 (this library reads 1)"),
+        (#"{"fields": []}"#, "formwell: missing or not an integer: the spec format version, 1"),
+        (#"{"formwell": 1, "fields": {}}"#, "fields: missing or not an array"),
+        (#"{"formwell": 1, "fields": ["#, "not valid JSON"),
+        (#"[1, 2]"#, "expected an object, found an array"),
+    ])
+    func errorsNameTheJSONPathAndTheProblem(json: String, expected: String) {
+        do {
+            _ = try Form(spec: FormSpec(json: json))
+            Issue.record("loaded a bad spec: \(json)")
+        } catch {
+            #expect(error.description == expected)
+        }
+    }
+
+    @Test func aPatternErrorCarriesPCRE2sOffset() {
+        #expect(throws: SpecError(path: "fields[0].rules[0].pattern", problem: "missing closing parenthesis at offset 6",
+                                  patternOffset: 6)) {
+            _ = try Form(spec: FormSpec(json: #"{"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "regex", "pattern": "([a-z]"}]}]}"#))
+        }
+    }
+
+    @Test func aFailedLoadLeavesTheFormUnchanged() throws {
+        var form = Form()
+        try form.addField("existing", initialValue: "kept", rules: [.required()])
+        try form.focus("existing")
+        let before = try Snapshot(form)
+        let bad = try FormSpec(json: #"{"formwell": 1, "fields": [{"id": "new"}, {"id": "other", "rules": [{"rule": "regex", "pattern": "("}]}]}"#)
+        #expect(throws: SpecError.self) { try form.load(bad) }
+        #expect(try Snapshot(form) == before)
+        #expect(throws: SpecError.self) {
+            try form.load(FormSpec(json: #"{"formwell": 1, "fields": [{"id": "existing"}]}"#))
+        }
+        #expect(try Snapshot(form) == before)
+    }
+
+    @Test func exportThenLoadThenExportIsStable() throws {
+        let form = try Form(spec: FormSpec(json: Self.registration), validators: ["plus": Self.plus])
+        let exported = try form.spec().json
+        let reloaded = try Form(spec: FormSpec(json: exported), validators: ["plus": Self.plus])
+        #expect(try reloaded.spec().json == exported)
+        #expect(try reloaded.spec() == form.spec())
+        #expect(try FormSpec(json: exported) == form.spec())
+    }
+
+    @Test func exportKeepsMessagesLabelsAndInitialValues() throws {
+        var form = Form()
+        try form.addField("user", label: "Username", initialValue: "ada", rules: [
+            .minLength(3, message: "At least 3 characters"), .regex("^[a-z]+$"),
+        ])
+        let spec = try form.spec()
+        #expect(spec == FormSpec(fields: [FieldSpec(id: "user", label: "Username", initial: "ada", rules: [
+            RuleSpec(.minLength(3), message: "At least 3 characters"), RuleSpec(.regex("^[a-z]+$")),
+        ])]))
+    }
+
+    @Test func anAnonymousCustomRuleCannotBeExported() throws {
+        var form = Form()
+        try form.addField("a", rules: [.custom { _ in .valid }])
+        #expect(throws: FormError.invalidArgument("field 'a' has an anonymous custom validator, which a spec cannot name")) {
+            _ = try form.spec()
+        }
+    }
+
+    @Test func submitSetsValuesTouchesAllAndJudgesStrictly() throws {
+        var form = try Form(spec: FormSpec(json: Self.registration), validators: ["plus": Self.plus])
+        try form.focus("password")
+        #expect(try form.submit(["password": "longenough", "confirm": "longenough", "phone": "+123"]))
+        #expect(form.focusedFieldID == nil)
+        for id in form.fieldIDs {
+            #expect(try form.state(of: id).touched)
+            #expect(try form.state(of: id).display == .valid)
+            #expect(try form.state(of: id).phase == .inactive)
+        }
+        #expect(throws: FormError.unknownField("nope")) { try form.submit(["nope": "x"]) }
+    }
+}
