@@ -287,6 +287,11 @@ static void misuse(void) {
     CHECK(strcmp(fw_status_string(FW_ERR_UNKNOWN_FIELD), fw_status_string(FW_ERR_DUPLICATE_FIELD)) != 0);
     CHECK_STR(fw_status_string(999), "unknown status code");
     CHECK_STR(fw_version(), FW_VERSION_STRING);
+    {
+        char expected[32];
+        snprintf(expected, sizeof expected, "%d.%d.%d", FW_VERSION_MAJOR, FW_VERSION_MINOR, FW_VERSION_PATCH);
+        CHECK_STR(fw_version(), expected); /* the header's version macros match the loaded library */
+    }
     CHECK(fw_abi_version() == FW_ABI_VERSION);
 
     /* Freed handles: refused, double free harmless, NULL free a no-op. */
