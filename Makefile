@@ -25,7 +25,8 @@ C_TESTS    := registration_test hostile_test
 EXAMPLES   := $(basename $(notdir $(wildcard bindings/c/examples/*.c)))
 
 
-.PHONY: all setup lib header check-header demo install uninstall test-python \
+
+.PHONY: all setup lib header check-header demo install uninstall test-python bench \
         test test-swift test-c test-c-asan test-c-valgrind test-install test-symbols clean
 .DELETE_ON_ERROR:
 
@@ -117,6 +118,12 @@ test-python: lib
 
 test: setup test-swift check-header test-c test-c-asan test-c-valgrind test-symbols test-install test-python
 	@echo "All tests passed."
+
+# Benchmarks print ratios against a baseline measured in the same run; they are not pass/fail tests.
+bench: lib
+	@mkdir -p $(CBUILD)
+	$(CC) -O2 -std=c99 bench/email_bench.c -o $(CBUILD)/email_bench $(C_LINK) $$(pkg-config --cflags --libs libpcre2-8)
+	$(CBUILD)/email_bench
 
 clean:
 	rm -rf .build

@@ -43,18 +43,20 @@ public struct Form: Sendable {
     }
 
     // MARK: Events
+    //
+    // Each operation computes its changes in a non-mutating step, where closures over `self` may
+    // live, and stores them afterwards: the field array is then uniquely referenced and updated in
+    // place instead of being copied on every keystroke.
 
     /// The field gains focus (stage 1). A form has one focus: the field that had it is blurred.
     public mutating func focus(_ id: String) throws(FormError) {
         let position = try self.position(of: id)
-        var changed: [(Int, Field)] = []
+        var changes = FieldChanges()
         if let previous = focusedPosition, previous != position {
-            changed.append((previous, try blurred(fields[previous])))
+            changes.add(try blurred(fields[previous]), at: previous)
         }
-        var field = try fields[position].reevaluated(valueOf: currentValue, matchContext: matchContext)
-        field.input = field.inputState(focused: true)
-        changed.append((position, field))
-        store(changed)
+        changes.add(try judged(fields[position], touch: false, focused: true), at: position)
+        store(changes)
         focusedPosition = position
     }
 
@@ -67,37 +69,25 @@ public struct Form: Sendable {
     }
 
     /// Sets a value, typed or programmatic: the lenient stage if the field is focused, else the strict
-    /// one. Fields whose `matches` rule names this one are re-checked (idle ones stay idle).
+    /// one. Fields whose `matches` rule names this one are re-checked (never-judged idle ones stay idle).
     public mutating func setValue(_ value: String, for id: String) throws(FormError) {
-        let position = try self.position(of: id)
-        let valueOf: (String) -> String? = { other in other == id ? value : self.currentValue(other) }
-        var changed: [(Int, Field)] = []
-        var field = fields[position]
-        field.value = value
-        field = try field.reevaluated(valueOf: valueOf, matchContext: matchContext)
-        field.input = field.inputState(focused: position == focusedPosition)
-        changed.append((position, field))
-        for (index, dependent) in fields.enumerated() where index != position && dependent.dependsOn(id) {
-            var updated = try dependent.reevaluated(valueOf: valueOf, matchContext: matchContext)
-            if updated.isJudged { updated.input = updated.inputState(focused: index == focusedPosition) }
-            changed.append((index, updated))
-        }
-        store(changed)
+        let changes = try valueChanges(value, for: try position(of: id))
+        store(changes)
     }
 
     /// Marks the field touched and runs its rules (seed 03's `touch(fieldId:)`).
     public mutating func touch(_ id: String) throws(FormError) {
         let position = try self.position(of: id)
-        fields[position] = try touched(fields[position], at: position)
+        fields[position] = try judged(fields[position], touch: true, focused: position == focusedPosition)
     }
 
     /// Marks every field touched and runs every rule.
     public mutating func touchAll() throws(FormError) {
-        var changed: [(Int, Field)] = []
+        var changes = FieldChanges()
         for (position, field) in fields.enumerated() {
-            changed.append((position, try touched(field, at: position)))
+            changes.add(try judged(field, touch: true, focused: position == focusedPosition), at: position)
         }
-        store(changed)
+        store(changes)
     }
 
     /// Seed 03's submit: touches every field, applies the strict stage, answers `isValid`.
@@ -113,36 +103,63 @@ public struct Form: Sendable {
     /// stage. Answers `isValid`. An unknown id throws before anything changes.
     @discardableResult
     public mutating func submit(_ newValues: [String: String]) throws(FormError) -> Bool {
-        for id in newValues.keys where positions[id] == nil { throw .unknownField(id) }
-        let valueOf: (String) -> String? = { id in newValues[id] ?? self.currentValue(id) }
-        var changed: [(Int, Field)] = []
-        for (position, field) in fields.enumerated() {
-            var updated = field
-            if let value = newValues[field.id] { updated.value = value }
-            updated = try updated.reevaluated(valueOf: valueOf, matchContext: matchContext)
-            updated.touched = true
-            updated.input = updated.inputState(focused: false)
-            changed.append((position, updated))
-        }
-        store(changed)
+        let changes = try submitChanges(newValues)
+        store(changes)
         focusedPosition = nil
         return isValid
     }
 
     /// Values back to their initial values; every field idle, untouched, unfocused.
     public mutating func reset() throws(FormError) {
+        let changes = try resetChanges()
+        store(changes)
+        focusedPosition = nil
+    }
+
+    private func valueChanges(_ value: String, for position: Int) throws(FormError) -> FieldChanges {
+        let id = fields[position].id
+        let valueOf: (String) -> String? = { other in other == id ? value : self.currentValue(other) }
+        var changes = FieldChanges()
+        var field = fields[position]
+        field.value = value
+        field = try field.reevaluated(valueOf: valueOf, matchContext: matchContext)
+        field.input = field.inputState(focused: position == focusedPosition)
+        changes.add(field, at: position)
+        for (index, dependent) in fields.enumerated() where index != position && dependent.dependsOn(id) {
+            var updated = try dependent.reevaluated(valueOf: valueOf, matchContext: matchContext)
+            if updated.isJudged { updated.input = updated.inputState(focused: index == focusedPosition) }
+            changes.add(updated, at: index)
+        }
+        return changes
+    }
+
+    private func submitChanges(_ newValues: [String: String]) throws(FormError) -> FieldChanges {
+        for id in newValues.keys where positions[id] == nil { throw .unknownField(id) }
+        let valueOf: (String) -> String? = { id in newValues[id] ?? self.currentValue(id) }
+        var changes = FieldChanges()
+        for (position, field) in fields.enumerated() {
+            var updated = field
+            if let value = newValues[field.id] { updated.value = value }
+            updated = try updated.reevaluated(valueOf: valueOf, matchContext: matchContext)
+            updated.touched = true
+            updated.input = updated.inputState(focused: false)
+            changes.add(updated, at: position)
+        }
+        return changes
+    }
+
+    private func resetChanges() throws(FormError) -> FieldChanges {
         let initial: (String) -> String? = { id in self.fieldNamed(id)?.initialValue }
-        var changed: [(Int, Field)] = []
+        var changes = FieldChanges()
         for (position, field) in fields.enumerated() {
             var updated = field
             updated.value = field.initialValue
             updated = try updated.reevaluated(valueOf: initial, matchContext: matchContext)
             updated.input = .idle
             updated.touched = false
-            changed.append((position, updated))
+            changes.add(updated, at: position)
         }
-        store(changed)
-        focusedPosition = nil
+        return changes
     }
 
     // MARK: Limits
@@ -159,13 +176,13 @@ public struct Form: Sendable {
         }
         var updated = self
         updated.matchContext = limits == .default ? .default : MatchContext(limits)
-        var changed: [(Int, Field)] = []
+        var changes = FieldChanges()
         for (position, field) in fields.enumerated() {
             var refreshed = try field.reevaluated(valueOf: currentValue, matchContext: updated.matchContext)
             if refreshed.isJudged { refreshed.input = refreshed.inputState(focused: position == focusedPosition) }
-            changed.append((position, refreshed))
+            changes.add(refreshed, at: position)
         }
-        updated.store(changed)
+        updated.store(changes)
         self = updated
     }
 
@@ -211,21 +228,19 @@ public struct Form: Sendable {
     private func currentValue(_ id: String) -> String? { fieldNamed(id)?.value }
 
     private func blurred(_ field: Field) throws(FormError) -> Field {
-        var updated = try field.reevaluated(valueOf: currentValue, matchContext: matchContext)
-        updated.touched = true
-        updated.input = updated.inputState(focused: false)
-        return updated
+        try judged(field, touch: true, focused: false)
     }
 
-    private func touched(_ field: Field, at position: Int) throws(FormError) -> Field {
+    /// The field with its rules re-run on its value, touched if asked, in the given stage.
+    private func judged(_ field: Field, touch: Bool, focused: Bool) throws(FormError) -> Field {
         var updated = try field.reevaluated(valueOf: currentValue, matchContext: matchContext)
-        updated.touched = true
-        updated.input = updated.inputState(focused: position == focusedPosition)
+        if touch { updated.touched = true }
+        updated.input = updated.inputState(focused: focused)
         return updated
     }
 
     /// The only place computed states are written: after every one of them was computed.
-    private mutating func store(_ changed: [(Int, Field)]) {
-        for (position, field) in changed { fields[position] = field }
+    private mutating func store(_ changes: FieldChanges) {
+        for (position, field) in zip(changes.positions, changes.fields) { fields[position] = field }
     }
 }
