@@ -65,6 +65,11 @@ $(CBUILD)/%: bindings/c/tests/%.c bindings/c/tests/check.h include/formwell.h $(
 	@mkdir -p $(CBUILD)
 	$(CC) $(C_STRICT) $< -o $@ $(C_LINK)
 
+# The conformance runner parses the vectors with libjansson (a test-only dependency).
+$(CBUILD)/conformance_runner: bindings/c/tests/conformance_runner.c include/formwell.h $(LIB)
+	@mkdir -p $(CBUILD)
+	$(CC) $(C_STRICT) $< -o $@ $(C_LINK) -ljansson
+
 $(CBUILD)/asan/%: bindings/c/tests/%.c bindings/c/tests/check.h include/formwell.h $(LIB)
 	@mkdir -p $(CBUILD)/asan
 	$(CC) $(C_STRICT) -g -fsanitize=address,undefined -fno-sanitize-recover=all $< -o $@ $(C_LINK)
@@ -91,8 +96,9 @@ uninstall:
 test-swift: setup
 	$(SWIFT) test
 
-test-c: lib $(addprefix $(CBUILD)/,$(C_TESTS))
+test-c: lib $(addprefix $(CBUILD)/,$(C_TESTS)) $(CBUILD)/conformance_runner
 	@for t in $(C_TESTS); do $(CBUILD)/$$t || exit 1; done
+	$(CBUILD)/conformance_runner Tests/Conformance/*.json
 
 # The C tests built with AddressSanitizer and UBSan (the library itself is not instrumented).
 test-c-asan: lib $(addprefix $(CBUILD)/asan/,$(C_TESTS))
