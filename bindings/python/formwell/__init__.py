@@ -48,37 +48,12 @@ def abi_version() -> int:
     return int(_lib.fw_abi_version())
 
 
-__all__ = [
-    "ABI_VERSION",
-    "abi_version",
-    "library_path",
-    "library_version",
-    "live_forms",
-    "Form",
-    "FieldState",
-    "Phase",
-    "Validity",
-    "Display",
-    "Rule",
-    "Required",
-    "Email",
-    "Phone",
-    "MinLength",
-    "MaxLength",
-    "Regex",
-    "Matches",
-    "Custom",
-    "FormwellError",
-    "NullArgumentError",
-    "InvalidHandleError",
-    "UnknownFieldError",
-    "DuplicateFieldError",
-    "InvalidUTF8Error",
-    "PatternError",
-    "InvalidArgumentError",
-    "CallbackError",
-    "InternalError",
-    "BufferTooSmallError",
-    "BusyError",
-    "InvalidSpecError",
-]
+from . import errors as _errors, form as _form, rules as _rules  # noqa: E402
+
+# The public names: this module's own, then each submodule's public API.
+__all__ = (
+    ["ABI_VERSION", "abi_version", "library_path", "library_version"]
+    + _form.__all__
+    + [name for name in _rules.__all__ if name not in ("Validator", "ValidatorResult")]
+    + [name for name in _errors.__all__ if name != "error_for_status"]
+)
