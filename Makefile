@@ -20,13 +20,16 @@ CBUILD     := .build/c
 C_STRICT   := -std=c99 -Wall -Wextra -Wpedantic -Werror
 CXX_STRICT := -std=c++17 -Wall -Wextra -Wpedantic -Werror
 C_LINK     := -Iinclude -L$(RELEASE) -lformwell -Wl,-rpath,$(abspath $(RELEASE))
-SWIFT_SRC  := $(shell find Sources -name '*.swift' -o -name '*.h' -o -name '*.modulemap') Package.swift scripts/exports.map Makefile
+ENGINE_SRC := $(shell find Sources/Formwell Sources/CPCRE2 -type f) Package.swift Makefile
+SWIFT_SRC  := $(ENGINE_SRC) $(shell find Sources/FormwellC -type f) scripts/exports.map
+CLI_SRC    := $(ENGINE_SRC) $(shell find Sources/FormwellTool -type f)
+CLI        := .build/bin/formwell
 C_TESTS    := registration_test hostile_test
 EXAMPLES   := $(basename $(notdir $(wildcard bindings/c/examples/*.c)))
 
 
 
-.PHONY: all setup lib header check-header demo install uninstall test-python bench \
+.PHONY: all setup lib cli header check-header demo walkthrough install uninstall test-python test-cli bench \
         test test-swift test-c test-c-asan test-c-valgrind test-install test-symbols clean
 .DELETE_ON_ERROR:
 
@@ -74,8 +77,20 @@ $(CBUILD)/asan/%: bindings/c/tests/%.c bindings/c/tests/check.h include/formwell
 	@mkdir -p $(CBUILD)/asan
 	$(CC) $(C_STRICT) -g -fsanitize=address,undefined -fno-sanitize-recover=all $< -o $@ $(C_LINK)
 
-# The main job: walk a registration form through focus, typing, blur and submit.
-demo: lib $(CBUILD)/registration_walkthrough
+# The `formwell` command-line tool.
+cli: setup $(CLI)
+$(CLI): $(CLI_SRC)
+	$(SWIFT) build -c release --product formwell-tool -Xswiftc -static-stdlib
+	@mkdir -p $(dir $@)
+	cp $(RELEASE)/formwell-tool $@
+
+# The main job: check the generated sign-ups against the registration form. Exit status 1 means
+# "some records are invalid", which is what this data is for; 2 (a usage or spec error) fails.
+demo: cli
+	$(CLI) check examples/registration.json examples/signups.jsonl; test $$? -le 1
+
+# The C walkthrough: a registration form through focus, typing, blur and submit, state by state.
+walkthrough: lib $(CBUILD)/registration_walkthrough
 	$(CBUILD)/registration_walkthrough
 
 install: lib
@@ -122,7 +137,11 @@ test-python: lib
 	python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --force-reinstall --no-deps ./bindings/python
 	cd bindings/python && python3 -m pytest tests -q
 
-test: setup test-swift check-header test-c test-c-asan test-c-valgrind test-symbols test-install test-python
+# The command-line tool end to end, including the conformance vectors' records.
+test-cli: cli
+	FORMWELL_CLI=$(abspath $(CLI)) python3 -m pytest Tests/CLI -q -p no:cacheprovider
+
+test: setup test-swift check-header test-c test-c-asan test-c-valgrind test-symbols test-install test-python test-cli
 	@echo "All tests passed."
 
 # Benchmarks print ratios against a baseline measured in the same run; they are not pass/fail tests.

@@ -1,0 +1,119 @@
+/// What the command line asks for.
+enum Command: Equatable {
+    case help
+    case checkHelp
+    case check(CheckOptions)
+
+    /// Parses the arguments after the program name.
+    static func parse(_ arguments: [String]) throws(UsageError) -> Command {
+        guard let first = arguments.first else {
+            throw UsageError("missing command")
+        }
+        switch first {
+        case "-h", "--help", "help":
+            return .help
+        case "check":
+            return try parseCheck(Array(arguments.dropFirst()))
+        default:
+            if first.hasPrefix("-") { throw UsageError("unknown option '\(first)'") }
+            throw UsageError("unknown command '\(first)'")
+        }
+    }
+
+    private static func parseCheck(_ arguments: [String]) throws(UsageError) -> Command {
+        var options = CheckOptions()
+        var positional: [String] = []
+        var index = 0
+        var optionsEnded = false
+
+        /// The value of `--name VALUE` or `--name=VALUE`.
+        func value(of name: String, inline: String?) throws(UsageError) -> String {
+            if let inline { return inline }
+            index += 1
+            guard index < arguments.count else {
+                throw UsageError("option '\(name)' needs a value", command: "check")
+            }
+            return arguments[index]
+        }
+
+        while index < arguments.count {
+            let argument = arguments[index]
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+                positional.append(argument)
+                index += 1
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                index += 1
+                continue
+            }
+            let name: String
+            let inline: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                name = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            } else {
+                (name, inline) = (argument, nil)
+            }
+            switch name {
+            case "-h", "--help":
+                return .checkHelp
+            case "--format":
+                let text = try value(of: name, inline: inline)
+                guard let format = OutputFormat(rawValue: text) else {
+                    throw UsageError("unknown output format '\(text)' (expected human or json)", command: "check")
+                }
+                options.format = format
+            case "--input":
+                let text = try value(of: name, inline: inline)
+                guard let format = InputFormat(rawValue: text) else {
+                    throw UsageError("unknown input format '\(text)' (expected jsonl or csv)", command: "check")
+                }
+                options.input = format
+            default:
+                throw UsageError("unknown option '\(name)'", command: "check")
+            }
+            index += 1
+        }
+
+        switch positional.count {
+        case 0: throw UsageError("check needs SPEC and DATA", command: "check")
+        case 1: throw UsageError("check needs DATA after SPEC", command: "check")
+        case 2: break
+        default: throw UsageError("unexpected argument '\(positional[2])'", command: "check")
+        }
+        guard positional[0] != "-" else {
+            throw UsageError("SPEC must be a file; only DATA can be '-' (standard input)", command: "check")
+        }
+        options.specPath = positional[0]
+        options.dataPath = positional[1]
+        return .check(options)
+    }
+}
+
+/// Options of `formwell check`.
+struct CheckOptions: Equatable {
+    var specPath = ""
+    /// A path, or `-` for standard input.
+    var dataPath = ""
+    var format = OutputFormat.human
+    /// Nil: from the extension, else sniffed from the first non-blank line.
+    var input: InputFormat?
+}
+
+enum OutputFormat: String, Equatable {
+    case human, json
+}
+
+/// A command line that cannot be run: reported with a usage hint, exit status 2.
+struct UsageError: Error {
+    let message: String
+    /// The command whose usage the hint shows (nil: the tool's).
+    let command: String?
+
+    init(_ message: String, command: String? = nil) {
+        self.message = message
+        self.command = command
+    }
+}

@@ -1,0 +1,83 @@
+/// The texts of `formwell --help`, `formwell check --help` and the usage hints of usage errors.
+enum HelpText {
+    static let checkUsage = "usage: formwell check [--format human|json] [--input jsonl|csv] SPEC DATA"
+
+    static func usageHint(for command: String?) -> String {
+        if command == "check" {
+            return "\(checkUsage)\nTry 'formwell check --help' for more information.\n"
+        }
+        return "\(checkUsage)\n       formwell --help\nTry 'formwell --help' for more information.\n"
+    }
+
+    static let main = """
+        usage: formwell <command> [options]
+
+        Formwell validates form data against a form spec (a JSON file, "formwell": 1), with the
+        same rules and messages as the Formwell engine and its bindings.
+
+        Commands:
+          check SPEC DATA   validate every record of DATA (JSONL or CSV) as a form submit
+
+        Options:
+          -h, --help        show this help; `formwell check --help` describes check
+
+        Exit status (check):
+          0  every record is valid
+          1  some record is invalid or malformed
+          2  usage error, spec error, or unreadable input
+
+        Example:
+          formwell check examples/registration.json examples/signups.jsonl
+
+        """
+
+    static let check = """
+        \(checkUsage)
+
+        Validates each record of DATA against the form spec SPEC as a submit: the record's values
+        are set, every field is touched and judged in the strict stage.
+
+        Arguments:
+          SPEC               the form spec (JSON, "formwell": 1); custom rules cannot be checked here
+          DATA               the records: a JSONL or CSV file, or - for standard input
+
+        Options:
+          --format human     for people (default): one line per invalid field of an invalid record,
+                               line 12: email: Invalid email format
+                               line 40: malformed: <reason>
+                             then a summary: records, valid, invalid, malformed, and for each
+                             field its invalid count and its most common messages
+          --format json      for programs: one JSON object per record, keys sorted, no summary
+                               {"errors":{},"line":3,"valid":true}
+                               {"errors":{"email":"Invalid email format"},"line":12,"valid":false}
+                               {"line":40,"malformed":"<reason>"}
+          --input jsonl|csv  the format of DATA; default: from the extension (.jsonl, .ndjson,
+                             .json: JSONL; .csv: CSV), else from the first non-blank line
+                             ('{' means JSONL, anything else CSV)
+          -h, --help         show this help
+
+        Input formats:
+          JSONL  one JSON object per line; keys are field ids, values are strings (null counts
+                 as ""); any other value makes the line malformed
+          CSV    RFC 4180: a header row of field ids, then one record per row; quoted fields may
+                 hold commas, doubled quotes and line breaks; LF or CRLF line ends
+
+          Line numbers are physical lines from 1 (a CSV header is line 1; a CSV record is
+          numbered by the line it starts on). Blank lines are skipped. Keys or columns that are
+          not fields of the spec are ignored, with one note each on stderr; fields missing from
+          a record keep their initial value. A malformed line (bad JSON, a non-string value, a
+          wrong column count, invalid UTF-8) is reported with its line number, counted, and the
+          run goes on. A CSV header row that is malformed or names a column twice stops the
+          run. On a terminal, runs longer than a second show progress on stderr.
+
+        Exit status:
+          0  every record is valid
+          1  some record is invalid or malformed
+          2  usage error, spec error, unreadable input or unusable CSV header (message on stderr)
+
+        Examples:
+          formwell check examples/registration.json examples/signups.jsonl
+          formwell check --format json examples/login.json - < logins.csv
+
+        """
+}

@@ -1,0 +1,21 @@
+import Formwell
+
+/// SPEC → a pristine `Form`. Every problem is a `ToolError` "SPEC: path: problem" (exit status 2).
+enum SpecLoader {
+    static func load(_ path: String) throws(ToolError) -> Form {
+        let bytes = try DataSource.readAll(path)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ToolError("\(path): not valid UTF-8")
+        }
+        do {
+            return try Form(spec: FormSpec(json: text))
+        } catch {
+            var message = error.description
+            if error.path.hasSuffix(".name"), error.problem.hasPrefix("no validator named") {
+                // Custom rules name validators that host code defines; the tool has none.
+                message += " (custom rules need a validator from a host program; the formwell tool cannot check them)"
+            }
+            throw ToolError("\(path): \(message)")
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Glibc
+
+/// Reads a descriptor in 64 KiB chunks and hands out physical lines (without their LF), numbered
+/// from 1. Never holds more than the current line and one chunk. A UTF-8 byte order mark at the very
+/// start is skipped.
+final class LineReader {
+    private let fd: Int32
+    let name: String
+    private var buffer: [UInt8]
+    /// The first unconsumed byte and one past the last read byte.
+    private var start = 0
+    private var end = 0
+    private var atEnd = false
+    private var checkedBOM = false
+    /// The number of the line `nextLine` returned last.
+    private(set) var lineNumber = 0
+
+    init(fd: Int32, name: String, chunkSize: Int = 1 << 16) {
+        self.fd = fd
+        self.name = name
+        buffer = [UInt8](repeating: 0, count: chunkSize)
+    }
+
+    /// The next physical line, or nil at the end of the input. The slice is only valid until the
+    /// next call (keeping it makes the next read copy the buffer).
+    func nextLine() throws(ToolError) -> ArraySlice<UInt8>? {
+        try skipBOM()
+        var scanFrom = start
+        while true {
+            if let newline = Self.find(10, in: buffer, from: scanFrom, to: end) {
+                let line = buffer[start..<newline]
+                start = newline + 1
+                lineNumber += 1
+                return line
+            }
+            let scanned = end - start
+            guard try fill() else {
+                guard start < end else { return nil }
+                let line = buffer[start..<end]
+                start = end
+                lineNumber += 1
+                return line
+            }
+            scanFrom = start + scanned
+        }
+    }
+
+    /// The first byte that is not JSON white space, without consuming anything (for sniffing).
+    func firstNonBlankByte() throws(ToolError) -> UInt8? {
+        try skipBOM()
+        var offset = 0
+        while true {
+            while start + offset < end {
+                let byte = buffer[start + offset]
+                if byte != 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D { return byte }
+                offset += 1
+            }
+            guard try fill() else { return nil }
+        }
+    }
+
+    /// Everything left, as one array (for small files only).
+    func readToEnd() throws(ToolError) -> [UInt8] {
+        while try fill() {}
+        return Array(buffer[start..<end])
+    }
+
+    private func skipBOM() throws(ToolError) {
+        guard !checkedBOM else { return }
+        checkedBOM = true
+        while end - start < 3, try fill() {}
+        if end - start >= 3, buffer[start] == 0xEF, buffer[start + 1] == 0xBB, buffer[start + 2] == 0xBF {
+            start += 3
+        }
+    }
+
+    /// Reads more bytes after the unconsumed ones (moving them to the front, or growing the buffer
+    /// for a line longer than it). False at the end of the input.
+    private func fill() throws(ToolError) -> Bool {
+        if atEnd { return false }
+        if end == buffer.count {
+            if start > 0 {
+                let count = end - start
+                buffer.withUnsafeMutableBufferPointer { pointer in
+                    let base = pointer.baseAddress!
+                    _ = memmove(base, base + start, count)
+                }
+                (start, end) = (0, count)
+            } else {
+                buffer.append(contentsOf: repeatElement(0, count: buffer.count))
+            }
+        }
+        while true {
+            let count = buffer.withUnsafeMutableBufferPointer { pointer in
+                read(fd, pointer.baseAddress! + end, pointer.count - end)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ToolError("\(name): \(FileDescriptor.describe(errno))")
+            }
+            if count == 0 {
+                atEnd = true
+                return false
+            }
+            end += count
+            return true
+        }
+    }
+
+    private static func find(_ byte: UInt8, in buffer: [UInt8], from: Int, to: Int) -> Int? {
+        guard from < to else { return nil }
+        return buffer.withUnsafeBufferPointer { pointer -> Int? in
+            let base = pointer.baseAddress!
+            guard let found = memchr(base + from, Int32(byte), to - from) else { return nil }
+            return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        }
+    }
+}

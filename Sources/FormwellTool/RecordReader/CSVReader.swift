@@ -1,0 +1,139 @@
+/// CSV as RFC 4180 describes it: a header row of field ids, then records; fields may be quoted
+/// (holding commas, doubled quotes and line breaks); records end with LF or CRLF. A record is
+/// numbered by the physical line it starts on. Blank lines between records are skipped.
+/// A record whose column count differs from the header's is malformed, as is one with invalid UTF-8
+/// or a quoted field that is never closed.
+struct CSVReader: RecordReader {
+    let lines: LineReader
+    private var header: [String]?
+
+    init(lines: LineReader) {
+        self.lines = lines
+    }
+
+    mutating func next() throws(ToolError) -> RecordItem? {
+        if header == nil {
+            guard let row = try nextRow() else { return nil }
+            if let problem = row.problem {
+                throw ToolError("\(lines.name): line \(row.line): the header row is malformed: \(problem)")
+            }
+            var seen: Set<String> = []
+            for name in row.fields where !seen.insert(name).inserted {
+                throw ToolError("\(lines.name): line \(row.line): the header row names column '\(name)' twice")
+            }
+            header = row.fields
+        }
+        guard let row = try nextRow(), let header else { return nil }
+        if let problem = row.problem { return .malformed(line: row.line, reason: problem) }
+        guard row.fields.count == header.count else {
+            return .malformed(line: row.line, reason: "expected \(header.count) \(Self.columns(header.count)), found \(row.fields.count)")
+        }
+        return .record(line: row.line, values: Array(zip(header, row.fields)))
+    }
+
+    private static func columns(_ count: Int) -> String { count == 1 ? "column" : "columns" }
+
+    // MARK: Rows
+
+    private struct Row {
+        var line: Int
+        var fields: [String] = []
+        /// The first reason the row is malformed, if any.
+        var problem: String?
+    }
+
+    /// The next row, which may span physical lines when a quoted field holds a line break.
+    private mutating func nextRow() throws(ToolError) -> Row? {
+        var row: Row?
+        var state = FieldState()
+        /// Bytes of the record before the current physical line (for UTF-8 offsets).
+        var offset = 0
+        while let line = try lines.nextLine() {
+            if row == nil {
+                // Blank lines between records are skipped.
+                if line.isEmpty || (line.count == 1 && line.first == 0x0D) { continue }
+                row = Row(line: lines.lineNumber)
+            }
+            if row!.problem == nil, let bad = UTF8Check.firstInvalidOffset(line) {
+                row!.problem = "invalid UTF-8 at byte \(offset + bad + 1)"
+            }
+            let complete = line.withUnsafeBufferPointer { bytes in
+                Self.scan(bytes, state: &state, row: &row!)
+            }
+            if complete { return row }
+            offset += line.count + 1
+        }
+        guard var row else { return nil }
+        if state.quoted && !state.closed {
+            if row.problem == nil { row.problem = "quoted field never closed" }
+        }
+        row.fields.append(state.text())
+        return row
+    }
+
+    /// Where the reader is inside the current field.
+    private struct FieldState {
+        var bytes: [UInt8] = []
+        /// The field began with a quote; `closed`: its closing quote was seen.
+        var quoted = false
+        var closed = false
+
+        func text() -> String { String(decoding: bytes, as: UTF8.self) }
+
+        mutating func reset() {
+            bytes.removeAll(keepingCapacity: true)
+            quoted = false
+            closed = false
+        }
+    }
+
+    /// Scans one physical line into the row; true when the record ends with this line.
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, state: inout FieldState, row: inout Row) -> Bool {
+        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), carriageReturn: UInt8 = 0x0D
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            let byte = bytes[index]
+            if state.quoted && !state.closed {
+                if byte == quote {
+                    if index + 1 < count && bytes[index + 1] == quote {
+                        state.bytes.append(quote)
+                        index += 2
+                        continue
+                    }
+                    state.closed = true
+                } else {
+                    state.bytes.append(byte)
+                }
+            } else if byte == comma {
+                row.fields.append(state.text())
+                state.reset()
+            } else if byte == carriageReturn && index == count - 1 {
+                // The CR of a CRLF line end.
+            } else if state.closed {
+                if row.problem == nil {
+                    row.problem = "unexpected \(describe(byte)) after a closing quote"
+                }
+                state.bytes.append(byte)
+            } else if byte == quote && state.bytes.isEmpty && !state.quoted {
+                state.quoted = true
+            } else {
+                state.bytes.append(byte)
+            }
+            index += 1
+        }
+        if state.quoted && !state.closed {
+            // A line break inside a quoted field belongs to the value.
+            state.bytes.append(0x0A)
+            return false
+        }
+        row.fields.append(state.text())
+        state.reset()
+        return true
+    }
+
+    private static func describe(_ byte: UInt8) -> String {
+        if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x\(String(byte, radix: 16, uppercase: true))"
+    }
+}

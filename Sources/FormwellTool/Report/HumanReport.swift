@@ -1,0 +1,38 @@
+/// The default output, for people: `line 12: email: Invalid email format` per invalid field,
+/// `line 40: malformed: reason` per malformed line, then a blank line and the summary.
+struct HumanReport: Reporter {
+    let output: OutputBuffer
+    let fieldIDs: [String]
+    private var wroteDetails = false
+
+    init(output: OutputBuffer, fieldIDs: [String]) {
+        self.output = output
+        self.fieldIDs = fieldIDs
+    }
+
+    mutating func record(line: Int, outcome: RecordChecker.Outcome) {
+        for (field, message) in outcome.errors {
+            output.write("line \(line): \(fieldIDs[field]): \(message)\n")
+            wroteDetails = true
+        }
+    }
+
+    mutating func malformed(line: Int, reason: String) {
+        output.write("line \(line): malformed: \(reason)\n")
+        wroteDetails = true
+    }
+
+    mutating func finish(_ summary: Summary) {
+        if wroteDetails { output.write("\n") }
+        var head = "\(summary.records) \(summary.records == 1 ? "record" : "records"): "
+            + "\(summary.valid) valid, \(summary.invalid) invalid"
+        if summary.malformed > 0 { head += ", \(summary.malformed) malformed" }
+        output.write(head + "\n")
+        for (field, id) in fieldIDs.enumerated() where summary.invalidByField[field] > 0 {
+            let messages = summary.topMessages(ofField: field)
+                .map { "\($0.message) (\($0.count))" }
+                .joined(separator: ", ")
+            output.write("  \(id): \(summary.invalidByField[field]) invalid — \(messages)\n")
+        }
+    }
+}

@@ -1,0 +1,379 @@
+"""End-to-end tests of the `formwell` command-line tool (`formwell check SPEC DATA`).
+
+Runs the built binary (env FORMWELL_CLI, default .build/release/formwell-tool) on the fixtures in
+Tests/CLI/fixtures/. Expected messages are the engine's seed texts ("This field is required",
+"Invalid email format", "Must be at least 8 characters", ...), worked out from the fixture specs.
+"""
+import os
+import pathlib
+import pty
+import select
+import subprocess
+import threading
+import time
+
+import pytest
+
+HERE = pathlib.Path(__file__).resolve().parent
+FIXTURES = HERE / "fixtures"
+ROOT = HERE.parent.parent
+CLI = os.environ.get("FORMWELL_CLI", str(ROOT / ".build" / "release" / "formwell-tool"))
+
+
+def run(*args, stdin=None, cwd=FIXTURES):
+    if not os.path.exists(CLI):
+        pytest.fail(f"formwell binary not found at {CLI}; build it or set FORMWELL_CLI")
+    return subprocess.run([CLI, *args], input=stdin, capture_output=True, cwd=cwd, timeout=60)
+
+
+def lines(output: bytes):
+    return output.decode("utf-8").split("\n")
+
+
+def note(key):
+    return f"formwell: note: key '{key}' is not a field of the spec; ignored"
+
+
+# MARK: JSONL, human output
+
+LOGIN_MIXED_DETAILS = [
+    "line 2: email: Invalid email format",
+    "line 4: email: This field is required",
+    "line 4: password: Must be at least 8 characters",
+    "line 5: malformed: bad JSON",
+    "line 6: malformed: key 'password': expected a string",
+    "line 7: malformed: invalid UTF-8 at byte 12",
+    "line 8: email: This field is required",
+    "line 10: password: Must be at least 8 characters",
+]
+LOGIN_MIXED_SUMMARY = [
+    "9 records: 2 valid, 4 invalid, 3 malformed",
+    "  email: 3 invalid — This field is required (2), Invalid email format (1)",
+    "  password: 2 invalid — Must be at least 8 characters (2)",
+]
+
+
+def test_jsonl_human_report_exact():
+    result = run("check", "login.json", "login_mixed.jsonl")
+    assert result.returncode == 1
+    assert lines(result.stdout) == LOGIN_MIXED_DETAILS + [""] + LOGIN_MIXED_SUMMARY + [""]
+
+
+def test_unknown_key_noted_once_on_stderr():
+    result = run("check", "login.json", "login_mixed.jsonl")
+    # "age" appears on lines 9 and 10: one note only.
+    assert result.stderr.decode() == note("age") + "\n"
+
+
+def test_all_valid_exits_zero():
+    result = run("check", "login.json", "login_valid.jsonl")
+    assert result.returncode == 0
+    assert result.stdout.decode() == "3 records: 3 valid, 0 invalid\n"
+    assert result.stderr == b""
+
+
+def test_missing_fields_keep_initial_values():
+    result = run("check", "contact.json", "contact.jsonl")
+    assert result.returncode == 1
+    assert lines(result.stdout) == [
+        # {}: name and email have no initial value; country keeps "UK"
+        "line 1: name: Name is required",
+        "line 1: email: This field is required",
+        "line 2: country: This field is required",
+        "line 3: phone: Invalid phone number",
+        "",
+        "4 records: 1 valid, 3 invalid",
+        "  name: 1 invalid — Name is required (1)",
+        "  email: 1 invalid — This field is required (1)",
+        "  phone: 1 invalid — Invalid phone number (1)",
+        "  country: 1 invalid — This field is required (1)",
+        "",
+    ]
+
+
+# MARK: JSON output
+
+def test_jsonl_json_report_exact():
+    result = run("check", "--format", "json", "login.json", "login_mixed.jsonl")
+    assert result.returncode == 1
+    assert lines(result.stdout) == [
+        '{"errors":{},"line":1,"valid":true}',
+        '{"errors":{"email":"Invalid email format"},"line":2,"valid":false}',
+        '{"errors":{"email":"This field is required","password":"Must be at least 8 characters"},"line":4,"valid":false}',
+        '{"line":5,"malformed":"bad JSON"}',
+        '{"line":6,"malformed":"key \'password\': expected a string"}',
+        '{"line":7,"malformed":"invalid UTF-8 at byte 12"}',
+        '{"errors":{"email":"This field is required"},"line":8,"valid":false}',
+        '{"errors":{},"line":9,"valid":true}',
+        '{"errors":{"password":"Must be at least 8 characters"},"line":10,"valid":false}',
+        "",
+    ]
+
+
+def test_json_report_keys_sorted_and_parseable():
+    import json
+    result = run("check", "--format=json", "contact.json", "contact.jsonl")
+    records = [json.loads(line) for line in result.stdout.decode().splitlines()]
+    assert [r["line"] for r in records] == [1, 2, 3, 4]
+    assert records[0] == {"errors": {"email": "This field is required", "name": "Name is required"},
+                          "line": 1, "valid": False}
+    assert records[3] == {"errors": {}, "line": 4, "valid": True}
+    # keys sorted, compact
+    assert result.stdout.decode().splitlines()[0] == \
+        '{"errors":{"email":"This field is required","name":"Name is required"},"line":1,"valid":false}'
+
+
+def test_json_all_valid_exits_zero_without_summary():
+    result = run("check", "--format", "json", "login.json", "login_valid.jsonl")
+    assert result.returncode == 0
+    assert lines(result.stdout) == [
+        '{"errors":{},"line":1,"valid":true}',
+        '{"errors":{},"line":2,"valid":true}',
+        '{"errors":{},"line":3,"valid":true}',
+        "",
+    ]
+
+
+# MARK: CSV
+
+# contact.csv: CRLF line ends; line 2 has quoted commas and doubled quotes; the record on line 4 has
+# quoted line breaks (lines 4-6); line 8 is blank; line 9 has 3 columns of 4; line 11 has a lone
+# 0xC3 byte at byte 4. Column "note" is not a field; "country" is absent (initial "UK").
+CONTACT_CSV_HUMAN = [
+    "line 3: email: Invalid email format",
+    "line 3: phone: Invalid phone number",
+    "line 7: name: Name is required",
+    "line 9: malformed: expected 4 columns, found 3",
+    "line 11: malformed: invalid UTF-8 at byte 4",
+    "",
+    "8 records: 4 valid, 2 invalid, 2 malformed",
+    "  name: 1 invalid — Name is required (1)",
+    "  email: 1 invalid — Invalid email format (1)",
+    "  phone: 1 invalid — Invalid phone number (1)",
+    "",
+]
+
+
+def test_csv_crlf_quotes_and_malformed_rows():
+    result = run("check", "contact.json", "contact.csv")
+    assert result.returncode == 1
+    assert lines(result.stdout) == CONTACT_CSV_HUMAN
+    assert result.stderr.decode() == note("note") + "\n"
+
+
+def test_csv_json_report_line_numbers():
+    result = run("check", "--format", "json", "contact.json", "contact.csv")
+    assert lines(result.stdout) == [
+        '{"errors":{},"line":2,"valid":true}',
+        '{"errors":{"email":"Invalid email format","phone":"Invalid phone number"},"line":3,"valid":false}',
+        '{"errors":{},"line":4,"valid":true}',
+        '{"errors":{"name":"Name is required"},"line":7,"valid":false}',
+        '{"line":9,"malformed":"expected 4 columns, found 3"}',
+        '{"errors":{},"line":10,"valid":true}',
+        '{"line":11,"malformed":"invalid UTF-8 at byte 4"}',
+        '{"errors":{},"line":12,"valid":true}',
+        "",
+    ]
+
+
+def test_csv_quoted_values_reach_the_rules(tmp_path):
+    # A quoted comma inside a value, and a quoted line break that makes an email invalid.
+    (tmp_path / "d.csv").write_bytes(
+        b'email,password\n'
+        b'"ada@example.com","pass,word"\n'
+        b'"ada@\nexample.com",password1\n'
+        b'"a""b@example.com",short\n'
+    )
+    result = run("check", str(FIXTURES / "login.json"), str(tmp_path / "d.csv"))
+    assert lines(result.stdout) == [
+        "line 3: email: Invalid email format",
+        'line 5: email: Invalid email format',
+        "line 5: password: Must be at least 8 characters",
+        "",
+        "3 records: 1 valid, 2 invalid",
+        "  email: 2 invalid — Invalid email format (2)",
+        "  password: 1 invalid — Must be at least 8 characters (1)",
+        "",
+    ]
+    assert result.returncode == 1
+
+
+def test_summary_top_three_messages_ties_by_text():
+    result = run("check", "username.json", "usernames.csv")
+    assert result.returncode == 1
+    assert lines(result.stdout) == [
+        "line 3: username: Must be at least 3 characters",
+        "line 4: username: Must be at least 3 characters",
+        "line 5: username: Must be 20 characters or fewer",
+        "line 6: username: Must be 20 characters or fewer",
+        "line 7: username: Invalid format",
+        "line 8: username: Invalid format",
+        "line 10: username: This field is required",
+        "",
+        "8 records: 1 valid, 7 invalid",
+        # 2/2/2 ordered by text; "This field is required (1)" is the fourth, left out
+        "  username: 7 invalid — Invalid format (2), Must be 20 characters or fewer (2), Must be at least 3 characters (2)",
+        "",
+    ]
+
+
+def test_input_option_overrides_extension(tmp_path):
+    data = tmp_path / "records.txt"
+    data.write_bytes(b"email,password\nada@example.com,password1\n")
+    result = run("check", "--input", "csv", str(FIXTURES / "login.json"), str(data))
+    assert result.returncode == 0
+    assert result.stdout.decode() == "1 record: 1 valid, 0 invalid\n"
+
+
+# MARK: Standard input
+
+def test_stdin_jsonl_is_sniffed():
+    data = (FIXTURES / "login_mixed.jsonl").read_bytes()
+    result = run("check", "login.json", "-", stdin=data)
+    assert result.returncode == 1
+    assert lines(result.stdout) == LOGIN_MIXED_DETAILS + [""] + LOGIN_MIXED_SUMMARY + [""]
+
+
+def test_stdin_csv_is_sniffed():
+    data = (FIXTURES / "contact.csv").read_bytes()
+    result = run("check", "contact.json", "-", stdin=data)
+    assert result.returncode == 1
+    assert lines(result.stdout) == CONTACT_CSV_HUMAN
+
+
+def test_stdin_with_input_option_and_blank_start():
+    result = run("check", "--input", "jsonl", "login.json", "-",
+                 stdin=b'\n\n{"email": "ada@example.com", "password": "analytical1"}\n')
+    assert result.returncode == 0
+    assert result.stdout.decode() == "1 record: 1 valid, 0 invalid\n"
+
+
+def test_empty_input():
+    result = run("check", "login.json", "-", stdin=b"")
+    assert result.returncode == 0
+    assert result.stdout.decode() == "0 records: 0 valid, 0 invalid\n"
+
+
+# MARK: Spec and usage errors (exit 2)
+
+@pytest.mark.parametrize("spec, message", [
+    ("bad_json_spec.json", "formwell: bad_json_spec.json: not valid JSON"),
+    ("bad_regex_spec.json", "formwell: bad_regex_spec.json: fields[1].rules[1].pattern: missing closing parenthesis"),
+    ("custom_rule_spec.json", "formwell: custom_rule_spec.json: fields[0].rules[1].name: no validator named 'strong_password' is defined"),
+    ("no_such_spec.json", "formwell: no_such_spec.json: No such file or directory"),
+])
+def test_spec_errors(spec, message):
+    result = run("check", spec, "login_valid.jsonl")
+    assert result.returncode == 2
+    assert result.stdout == b""
+    assert result.stderr.decode().startswith(message)
+
+
+def test_custom_rule_message_explains_the_tool_cannot_check_it():
+    result = run("check", "custom_rule_spec.json", "login_valid.jsonl")
+    assert "custom rules" in result.stderr.decode()
+
+
+def test_unreadable_data_exits_two():
+    result = run("check", "login.json", "no_such_data.jsonl")
+    assert result.returncode == 2
+    assert result.stderr.decode() == "formwell: no_such_data.jsonl: No such file or directory\n"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["check", "--bogus", "login.json", "login_valid.jsonl"], "formwell: unknown option '--bogus'"),
+    (["--bogus"], "formwell: unknown option '--bogus'"),
+    (["check", "--format", "xml", "login.json", "login_valid.jsonl"], "formwell: unknown output format 'xml' (expected human or json)"),
+    (["check", "--input", "tsv", "login.json", "login_valid.jsonl"], "formwell: unknown input format 'tsv' (expected jsonl or csv)"),
+    (["check", "login.json"], "formwell: check needs DATA after SPEC"),
+    (["check", "login.json", "a", "b"], "formwell: unexpected argument 'b'"),
+    (["frobnicate"], "formwell: unknown command 'frobnicate'"),
+    ([], "formwell: missing command"),
+])
+def test_usage_errors(args, message):
+    result = run(*args)
+    assert result.returncode == 2
+    assert result.stdout == b""
+    err = result.stderr.decode()
+    assert err.startswith(message + "\n")
+    assert "usage: formwell check" in err
+
+
+# MARK: Help
+
+def test_help():
+    for flag in ("--help", "-h"):
+        result = run(flag)
+        assert result.returncode == 0
+        text = result.stdout.decode()
+        assert text.startswith("usage: formwell")
+        assert "check SPEC DATA" in text
+        assert result.stderr == b""
+
+
+def test_check_help():
+    result = run("check", "--help")
+    assert result.returncode == 0
+    text = result.stdout.decode()
+    assert text.startswith("usage: formwell check [--format human|json] [--input jsonl|csv] SPEC DATA")
+    for expected in ("--format json", "JSONL", "CSV", "Exit status", "0  every record is valid",
+                     "1  some record is invalid or malformed", "2  usage error", "Example"):
+        assert expected in text
+
+
+# MARK: Progress
+
+def slow_feed(stream, first, rest, pause):
+    stream.write(first)
+    stream.flush()
+    time.sleep(pause)
+    stream.write(rest)
+    stream.close()
+
+
+def records(count):
+    return b'{"email": "ada@example.com", "password": "analytical1"}\n' * count
+
+
+def test_no_progress_when_stderr_is_a_pipe():
+    # The run takes more than a second (input arrives in two parts 1.3 s apart), stderr is a pipe.
+    process = subprocess.Popen([CLI, "check", "login.json", "-"], cwd=FIXTURES, stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    feeder = threading.Thread(target=slow_feed, args=(process.stdin, records(3000), records(3000), 1.3))
+    feeder.start()
+    out = process.stdout.read()
+    err = process.stderr.read()
+    process.wait(timeout=60)
+    feeder.join()
+    assert process.returncode == 0
+    assert out.decode() == "6000 records: 6000 valid, 0 invalid\n"
+    assert err == b""
+    assert b"\r" not in err and b"\x1b" not in err
+
+
+def test_progress_on_a_terminal():
+    master, slave = pty.openpty()
+    process = subprocess.Popen([CLI, "check", "login.json", "-"], cwd=FIXTURES, stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    feeder = threading.Thread(target=slow_feed, args=(process.stdin, records(3000), records(3000), 1.3))
+    feeder.start()
+    seen = b""
+    out = process.stdout.read()
+    process.wait(timeout=60)
+    feeder.join()
+    while True:
+        ready, _, _ = select.select([master], [], [], 0.2)
+        if not ready:
+            break
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    assert out.decode() == "6000 records: 6000 valid, 0 invalid\n"
+    assert b"\rchecked " in seen and b" records (" in seen
+    assert seen.endswith(b"\r")  # cleared at the end
