@@ -82,7 +82,7 @@ final class LineReader {
             if start > 0 {
                 let count = end - start
                 buffer.withUnsafeMutableBufferPointer { pointer in
-                    let base = pointer.baseAddress!
+                    guard let base = pointer.baseAddress else { return }
                     _ = memmove(base, base + start, count)
                 }
                 (start, end) = (0, count)
@@ -91,8 +91,9 @@ final class LineReader {
             }
         }
         while true {
-            let count = buffer.withUnsafeMutableBufferPointer { pointer in
-                read(fd, pointer.baseAddress! + end, pointer.count - end)
+            let count = buffer.withUnsafeMutableBufferPointer { pointer -> Int in
+                guard let base = pointer.baseAddress else { return 0 }
+                return read(fd, base + end, pointer.count - end)
             }
             if count < 0 {
                 if errno == EINTR { continue }
@@ -110,7 +111,7 @@ final class LineReader {
     private static func find(_ byte: UInt8, in buffer: [UInt8], from: Int, to: Int) -> Int? {
         guard from < to else { return nil }
         return buffer.withUnsafeBufferPointer { pointer -> Int? in
-            let base = pointer.baseAddress!
+            guard let base = pointer.baseAddress else { return nil }
             guard let found = memchr(base + from, Int32(byte), to - from) else { return nil }
             return UnsafeRawPointer(found) - UnsafeRawPointer(base)
         }
