@@ -19,7 +19,7 @@ LIB        := $(RELEASE)/libformwell.so
 CBUILD     := .build/c
 C_STRICT   := -std=c99 -Wall -Wextra -Wpedantic -Werror
 CXX_STRICT := -std=c++17 -Wall -Wextra -Wpedantic -Werror
-C_LINK     := -Iinclude -L$(RELEASE) -lformwell -Wl,-rpath,$(abspath $(RELEASE))
+C_LINK     := -Iinclude -L$(RELEASE) -lformwell -Wl,-rpath,$(abspath $(RELEASE)) -pthread
 ENGINE_SRC := $(shell find Sources/Formwell Sources/CPCRE2 -type f) Package.swift Makefile
 SWIFT_SRC  := $(ENGINE_SRC) $(shell find Sources/FormwellC -type f) scripts/exports.map
 CLI_SRC    := $(ENGINE_SRC) $(shell find Sources/FormwellTool -type f)
@@ -30,6 +30,7 @@ EXAMPLES   := $(basename $(notdir $(wildcard bindings/c/examples/*.c)))
 
 
 .PHONY: all setup lib cli header check-header demo walkthrough install uninstall test-python test-cli bench \
+        fuzz test-fuzz test-tsan \
         test test-swift test-c test-c-asan test-c-valgrind test-install test-symbols clean
 .DELETE_ON_ERROR:
 
@@ -137,11 +138,22 @@ test-python: lib
 	python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --force-reinstall --no-deps ./bindings/python
 	cd bindings/python && python3 -m pytest tests -q
 
+# libFuzzer harnesses (Fuzz/): bounded in the test command, open-ended with `make fuzz`.
+test-fuzz:
+	scripts/fuzz.sh run-bounded 45
+
+fuzz:
+	scripts/fuzz.sh run
+
+# ThreadSanitizer stress: 8 threads on shared and private forms, re-entrant validators.
+test-tsan:
+	scripts/tsan_stress.sh
+
 # The command-line tool end to end, including the conformance vectors' records.
 test-cli: cli
 	FORMWELL_CLI=$(abspath $(CLI)) python3 -m pytest Tests/CLI -q -p no:cacheprovider
 
-test: setup test-swift check-header test-c test-c-asan test-c-valgrind test-symbols test-install test-python test-cli
+test: setup test-swift check-header test-c test-c-asan test-c-valgrind test-symbols test-install test-python test-cli test-tsan test-fuzz
 	@echo "All tests passed."
 
 # Benchmarks print ratios against a baseline measured in the same run; they are not pass/fail tests.

@@ -67,8 +67,8 @@ typedef enum fw_status {
      */
     FW_ERR_BUFFER_TOO_SMALL = 10,
     /**
-     * The form is in use by this same thread: a custom validator called back into the form it is
-     * validating. Nothing was done.
+     * A custom validator called a form that is in use: the form it is validating, or a form another
+     * thread holds (waiting could deadlock). Nothing was done.
      */
     FW_ERR_BUSY = 11,
     /**
@@ -125,7 +125,8 @@ typedef enum fw_verdict {
  * as soon as the function returns (invalid UTF-8 is replaced by U+FFFD). The field's message is the
  * `message` given when the rule was added if there was one, else *out_message, else "Invalid value".
  * Any other return value counts as FW_VERDICT_ERROR.
- * It runs under the form's lock: calling back into the same form returns FW_ERR_BUSY.
+ * It runs under the form's lock, and its own calls never wait for a lock: a call on the same form,
+ * or on a form another thread is using, returns FW_ERR_BUSY (so validators can never deadlock).
  */
 typedef int32_t (*fw_validate_fn)(void *context, const char *value, size_t value_length, const char **out_message);
 

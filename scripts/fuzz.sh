@@ -10,17 +10,20 @@
 # The repository is never written to: each harness runs on a copy of Fuzz/<name>/corpus in
 # .build/fuzz/corpus/<name> (run-bounded starts from a fresh copy every time); crashing inputs go to
 # .build/fuzz/artifacts/<name>/. Environment: SWIFTC (default swiftc), FUZZ_RSS_MB (default 2048),
-# FUZZ_MAX_LEN (default 4096), FORMWELL_FUZZ_TOLERATE (see Fuzz/README.md), FUZZ_EXTRA (more libFuzzer flags),
+# FUZZ_MAX_LEN (default 4096), FUZZ_EXTRA (more libFuzzer flags),
 # FUZZ_REV (build that git revision's Sources/ instead of the working tree, e.g. FUZZ_REV=HEAD).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+ROOT=$PWD
 
 SWIFTC=${SWIFTC:-swiftc}
 OUT=.build/fuzz
 HARNESSES=(TextInputs CallSequences)
+# Swift's own crash handler would race ASan's report; leave reporting to the sanitizers.
+export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 RSS_MB=${FUZZ_RSS_MB:-2048}
 MAX_LEN=${FUZZ_MAX_LEN:-4096}
-FLAGS=(-swift-version 6 -O -g -sanitize=fuzzer,address -parse-as-library -I Sources/CPCRE2)
+FLAGS=(-swift-version 6 -O -g -sanitize=fuzzer,address -parse-as-library -I "$ROOT/Sources/CPCRE2")
 # (CPCRE2 is a module map over the system pcre2.h; it is taken from the working tree in every case.)
 
 # Rebuilds $1 when it is missing or older than any of the remaining files.
@@ -32,12 +35,15 @@ stale() {
   return 1
 }
 
+# swiftc leaves by-products (<module>-1.swiftmodule ...) in its working directory: keep them in .build.
+swiftc_in_build() { (cd "$ROOT/$OUT/work" && "$SWIFTC" "$@"); }
+
 build() {
-  mkdir -p "$OUT/obj"
-  local src=Sources
+  mkdir -p "$OUT/obj" "$OUT/work"
+  local src=$ROOT/Sources
   if [ -n "${FUZZ_REV:-}" ]; then
     # Build a committed revision instead of the working tree (e.g. while the tree is mid-edit).
-    src="$OUT/src-$FUZZ_REV/Sources"
+    src="$ROOT/$OUT/src-$FUZZ_REV/Sources"
     rm -rf "$OUT/src-$FUZZ_REV" && mkdir -p "$OUT/src-$FUZZ_REV"
     git archive "$FUZZ_REV" Sources | tar -x -C "$OUT/src-$FUZZ_REV"
     rm -f "$OUT/obj/Formwell.o"
@@ -46,22 +52,22 @@ build() {
   local engine=() abi=() common=()
   mapfile -t engine < <(find "$src/Formwell" -name '*.swift' | sort)
   mapfile -t abi < <(find "$src/FormwellC" -name '*.swift' | sort)
-  mapfile -t common < <(find Fuzz/Common -name '*.swift' | sort)
+  mapfile -t common < <(find "$ROOT/Fuzz/Common" -name '*.swift' | sort)
   # The engine module, instrumented, once for both harnesses.
   if stale "$OUT/obj/Formwell.o" "${engine[@]}" "$src/CPCRE2/module.modulemap" "$src/CPCRE2/shim.h" "$0"; then
     echo "fuzz: building module Formwell"
-    "$SWIFTC" "${FLAGS[@]}" -module-name Formwell -wmo -c "${engine[@]}" \
-      -emit-module -emit-module-path "$OUT/obj/Formwell.swiftmodule" -o "$OUT/obj/Formwell.o"
+    swiftc_in_build "${FLAGS[@]}" -module-name Formwell -wmo -c "${engine[@]}" \
+      -emit-module -emit-module-path "$ROOT/$OUT/obj/Formwell.swiftmodule" -o "$ROOT/$OUT/obj/Formwell.o"
   fi
   # Each harness: the C-ABI sources and the harness compiled as module FormwellC (so it calls fw_*
   # directly), linked with the engine, libFuzzer and ASan.
   local name own=()
   for name in "${HARNESSES[@]}"; do
-    mapfile -t own < <(find "Fuzz/$name" -name '*.swift' | sort)
+    mapfile -t own < <(find "$ROOT/Fuzz/$name" -name '*.swift' | sort)
     if stale "$OUT/$name" "${abi[@]}" "${common[@]}" "${own[@]}" "$OUT/obj/Formwell.o"; then
       echo "fuzz: building $OUT/$name"
-      "$SWIFTC" "${FLAGS[@]}" -module-name FormwellC -wmo -I "$OUT/obj" \
-        "${abi[@]}" "${common[@]}" "${own[@]}" "$OUT/obj/Formwell.o" -lpcre2-8 -o "$OUT/$name" \
+      swiftc_in_build "${FLAGS[@]}" -module-name FormwellC -wmo -I "$ROOT/$OUT/obj" \
+        "${abi[@]}" "${common[@]}" "${own[@]}" "$ROOT/$OUT/obj/Formwell.o" -lpcre2-8 -o "$ROOT/$OUT/$name" \
         2> >(grep -v "Cannot export local symbol" >&2)
     fi
   done

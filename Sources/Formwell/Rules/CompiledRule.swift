@@ -108,16 +108,18 @@ struct CompiledRule: Sendable {
 }
 
 extension Field {
-    /// The bound set by an earlier min_length (max: false) or max_length (max: true) rule, if any.
+    /// The tightest bound set by earlier rules: the largest min_length (max: false) or the smallest
+    /// max_length (max: true), if any.
     func lengthBound(max: Bool) -> Int? {
+        var bound: Int?
         for rule in rules {
             switch rule.check {
-            case .minLength(let count) where !max: return count
-            case .maxLength(let count) where max: return count
+            case .minLength(let count) where !max: bound = Swift.max(bound ?? count, count)
+            case .maxLength(let count) where max: bound = Swift.min(bound ?? count, count)
             default: continue
             }
         }
-        return nil
+        return bound
     }
 
     /// The first failing rule's verdict on the current value (`.empty` for an empty value: seed 02

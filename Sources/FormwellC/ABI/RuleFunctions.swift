@@ -6,7 +6,8 @@ import Formwell
 /// as soon as the function returns (invalid UTF-8 is replaced by U+FFFD). The field's message is the
 /// `message` given when the rule was added if there was one, else *out_message, else "Invalid value".
 /// Any other return value counts as FW_VERDICT_ERROR.
-/// It runs under the form's lock: calling back into the same form returns FW_ERR_BUSY.
+/// It runs under the form's lock, and its own calls never wait for a lock: a call on the same form,
+/// or on a form another thread is using, returns FW_ERR_BUSY (so validators can never deadlock).
 public typealias fw_validate_fn = @convention(c) (
     _ context: UnsafeMutableRawPointer?, _ value: UnsafePointer<CChar>?, _ value_length: UInt,
     _ out_message: UnsafeMutablePointer<UnsafePointer<CChar>?>?

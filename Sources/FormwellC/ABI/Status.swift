@@ -24,8 +24,8 @@
     /// The caller's buffer was too small: it holds a NUL-terminated prefix, and the length out-parameter
     /// the full length needed.
     case FW_ERR_BUFFER_TOO_SMALL = 10
-    /// The form is in use by this same thread: a custom validator called back into the form it is
-    /// validating. Nothing was done.
+    /// A custom validator called a form that is in use: the form it is validating, or a form another
+    /// thread holds (waiting could deadlock). Nothing was done.
     case FW_ERR_BUSY = 11
     /// A form spec was refused: the detail names the JSON path and the problem
     /// (e.g. "fields[2].rules[0].pattern: missing closing parenthesis at offset 3"); nothing was loaded.
@@ -47,7 +47,7 @@ extension fw_status {
         case .FW_ERR_CALLBACK: return "custom validator failed"
         case .FW_ERR_INTERNAL: return "internal error"
         case .FW_ERR_BUFFER_TOO_SMALL: return "buffer too small"
-        case .FW_ERR_BUSY: return "form is busy (re-entrant call from a validator)"
+        case .FW_ERR_BUSY: return "form is busy (called from a custom validator)"
         case .FW_ERR_INVALID_SPEC: return "invalid form spec"
         }
     }

@@ -59,21 +59,33 @@ final class FormRegistry: Sendable {
 }
 
 /// Runs `body` on the form behind `handle`, under the form's lock.
-/// A call from inside a custom validator on the same form is refused with FW_ERR_BUSY.
+///
+/// A thread that already holds a form's lock is inside a custom validator. Its calls never wait for
+/// a lock: the same form is refused with FW_ERR_BUSY, and so is another form in use by another
+/// thread. Waiting there could deadlock (two validators, each calling the other's form), which
+/// Swift's Mutex would turn into a trap. Threads holding no form lock wait as usual, and cannot be
+/// part of a cycle.
 func withForm<T>(_ handle: OpaquePointer?, _ body: (inout Form) throws(ABIFailure) -> T) throws(ABIFailure) -> T {
     let slot = try FormRegistry.shared.slot(handle)
     let thread = ThreadState.current
+    let insideValidator = !(thread?.activeForms.isEmpty ?? true)
     if let thread, thread.activeForms.contains(slot.id) {
         throw ABIFailure(.FW_ERR_BUSY, "a custom validator called back into the form it is validating")
     }
     thread?.activeForms.append(slot.id)
     defer { thread?.activeForms.removeLast() }
-    let result: Result<T, ABIFailure> = slot.form.withLock { form in
-        do throws(ABIFailure) {
-            return .success(try body(&form))
-        } catch {
-            return .failure(error)
+    // (The two closures cannot be shared: the Mutex requires `sending` closures written in place.)
+    if insideValidator {
+        let result: Result<T, ABIFailure>? = slot.form.withLockIfAvailable { form in
+            do throws(ABIFailure) { return .success(try body(&form)) } catch { return .failure(error) }
         }
+        guard let result else {
+            throw ABIFailure(.FW_ERR_BUSY, "a custom validator called a form that another thread is using")
+        }
+        return try result.get()
+    }
+    let result: Result<T, ABIFailure> = slot.form.withLock { form in
+        do throws(ABIFailure) { return .success(try body(&form)) } catch { return .failure(error) }
     }
     return try result.get()
 }

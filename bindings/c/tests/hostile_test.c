@@ -1,7 +1,10 @@
+#define _POSIX_C_SOURCE 200112L
 /* A hostile client: every kind of abuse the C boundary must survive in one process — bad handles for
    every function, NULL and malformed strings, out-of-range numbers, catastrophic patterns, callbacks
    that misbehave or re-enter — ending with a check that forms made before the abuse are intact. */
+#include <pthread.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "check.h"
 
@@ -124,6 +127,12 @@ static void out_of_range_numbers(fw_form *form) {
     CASE(fw_field_add_max_length(form, "x", 10, NULL), FW_OK);
     CASE(fw_field_add_min_length(form, "x", 11, NULL), FW_ERR_INVALID_ARGUMENT);
     CASE(fw_field_add_min_length(form, "x", INT32_MAX, NULL), FW_ERR_INVALID_ARGUMENT);
+    /* Every earlier bound counts, not just the first: max 10, max 3, then min 5 contradicts max 3. */
+    CASE(fw_field_add_max_length(form, "x", 3, NULL), FW_OK);
+    CASE(fw_field_add_min_length(form, "x", 5, NULL), FW_ERR_INVALID_ARGUMENT);
+    CASE(fw_field_add_min_length(form, "x", 3, NULL), FW_OK);
+    CASE(fw_field_add_min_length(form, "x", 1, NULL), FW_OK);
+    CASE(fw_field_add_max_length(form, "x", 2, NULL), FW_ERR_INVALID_ARGUMENT); /* below min 3 */
     CASE(fw_form_set_match_limits(form, 0, 1, 1), FW_ERR_INVALID_ARGUMENT);
     CASE(fw_form_set_match_limits(form, 1, 0, 1), FW_ERR_INVALID_ARGUMENT);
     CASE(fw_form_set_match_limits(form, 1, 1, 0), FW_ERR_INVALID_ARGUMENT);
@@ -280,6 +289,67 @@ static void misbehaving_callbacks(void) {
     CHECK_OK(fw_form_free(other));
 }
 
+/* ---- two validators calling each other's forms from two threads: never a deadlock, never a trap ---- */
+
+typedef struct {
+    fw_form *other;
+    int ok, busy, other_status;
+} crossing_context;
+
+static int32_t call_the_other_form(void *context, const char *value, size_t length, const char **out_message) {
+    crossing_context *ctx = (crossing_context *)context;
+    struct timespec pause = {0, 20 * 1000 * 1000};
+    size_t count = 0;
+    fw_status status;
+    (void)value; (void)length; (void)out_message;
+    nanosleep(&pause, NULL); /* so both threads are inside their validators at once */
+    status = fw_form_field_count(ctx->other, &count);
+    if (status == FW_OK) ctx->ok++;
+    else if (status == FW_ERR_BUSY) ctx->busy++;
+    else ctx->other_status = status;
+    return FW_VERDICT_VALID;
+}
+
+typedef struct {
+    fw_form *form;
+    fw_status result;
+} setter;
+
+static void *set_value_thread(void *argument) {
+    setter *job = (setter *)argument;
+    job->result = fw_field_set_value(job->form, "v", "go");
+    return NULL;
+}
+
+static void crossing_validators(void) {
+    fw_form *a = NULL, *b = NULL;
+    crossing_context on_a = {NULL, 0, 0, FW_OK}, on_b = {NULL, 0, 0, FW_OK};
+    setter jobs[2];
+    pthread_t threads[2];
+    int round, i;
+    CHECK_OK(fw_form_create(&a));
+    CHECK_OK(fw_form_create(&b));
+    on_a.other = b;
+    on_b.other = a;
+    CHECK_OK(fw_form_add_field(a, "v", NULL, NULL));
+    CHECK_OK(fw_form_add_field(b, "v", NULL, NULL));
+    CHECK_OK(fw_field_add_custom(a, "v", call_the_other_form, &on_a, NULL, NULL));
+    CHECK_OK(fw_field_add_custom(b, "v", call_the_other_form, &on_b, NULL, NULL));
+    for (round = 0; round < 5; round++) {
+        jobs[0].form = a;
+        jobs[1].form = b;
+        for (i = 0; i < 2; i++) CHECK(pthread_create(&threads[i], NULL, set_value_thread, &jobs[i]) == 0);
+        for (i = 0; i < 2; i++) CHECK(pthread_join(threads[i], NULL) == 0);
+        CASE(jobs[0].result, FW_OK);
+        CASE(jobs[1].result, FW_OK);
+    }
+    CHECK(on_a.other_status == FW_OK && on_b.other_status == FW_OK); /* only OK or BUSY were seen */
+    CHECK(on_a.ok + on_a.busy == 5 && on_b.ok + on_b.busy == 5);
+    CHECK(on_a.busy + on_b.busy > 0); /* the crossing did happen, and was refused instead of waited on */
+    CHECK_OK(fw_form_free(a));
+    CHECK_OK(fw_form_free(b));
+}
+
 int main(void) {
     fw_form *keeper = NULL, *target = NULL;
     bool valid = true, touched = false;
@@ -309,6 +379,7 @@ int main(void) {
     huge_value(target);
     catastrophic_patterns();
     misbehaving_callbacks();
+    crossing_validators();
     CHECK_OK(fw_form_free(target));
     CASE(fw_form_free(target), FW_ERR_INVALID_HANDLE); /* double free */
 
