@@ -177,7 +177,8 @@ FW_API fw_status fw_form_create(fw_form **out_form);
 FW_API fw_status fw_form_free(fw_form *form);
 
 /**
- * Adds a field. field_id: non-empty, unique in the form. label: how messages of other fields name it
+ * Adds a field. field_id: non-empty, unique in the form; ids compare as Unicode text (canonically
+ * equivalent spellings such as "\u00e9" and "e\u0301" name the same field). label: how messages of other fields name it
  * (NULL: the id). initial_value: the value now and after fw_form_reset (NULL: empty).
  * Add its rules with the fw_field_add_* functions.
  */
