@@ -158,7 +158,8 @@ FW_API fw_status fw_last_error_message(char *buf, size_t buf_size, size_t *out_l
 
 /**
  * The byte offset the calling thread's last failure refers to: the position in a rejected pattern
- * (FW_ERR_INVALID_PATTERN) or of the first bad byte (FW_ERR_INVALID_UTF8); -1 when there is none.
+ * (FW_ERR_INVALID_PATTERN, or FW_ERR_INVALID_SPEC when PCRE2 refused a spec's pattern) or of the first
+ * bad byte (FW_ERR_INVALID_UTF8); -1 when there is none.
  */
 FW_API int64_t fw_last_error_offset(void);
 

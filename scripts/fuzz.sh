@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds and runs Formwell's libFuzzer harnesses (Fuzz/TextInputs, Fuzz/CallSequences).
+# Builds and runs Formwell's libFuzzer harnesses (Fuzz/TextInputs, Fuzz/CallSequences, Fuzz/SpecJSON).
 #
 #   scripts/fuzz.sh build               build the harnesses into .build/fuzz/
 #   scripts/fuzz.sh run-bounded SECONDS  build, then run each harness for at most SECONDS; non-zero exit on
@@ -18,7 +18,7 @@ ROOT=$PWD
 
 SWIFTC=${SWIFTC:-swiftc}
 OUT=.build/fuzz
-HARNESSES=(TextInputs CallSequences)
+HARNESSES=(TextInputs CallSequences SpecJSON)
 # Swift's own crash handler would race ASan's report; leave reporting to the sanitizers.
 export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 RSS_MB=${FUZZ_RSS_MB:-2048}

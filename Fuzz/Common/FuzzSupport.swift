@@ -152,7 +152,10 @@ func checkLastError(_ status: fw_status, _ what: String) {
         check(!message.isEmpty, "\(what): failed with \(status.rawValue) but left no message")
         check(isValidUTF8(message), "\(what): last error message is not UTF-8: \(show(message))")
         let offset = fw_last_error_offset()
-        if status != .FW_ERR_INVALID_UTF8 && status != .FW_ERR_INVALID_PATTERN {
+        if status == .FW_ERR_INVALID_SPEC {
+            // A spec error has an offset only when PCRE2 refused one of its patterns.
+            check(offset == -1 || text(message).contains(".pattern: "), "\(what): spec error with offset \(offset): \(show(message))")
+        } else if status != .FW_ERR_INVALID_UTF8 && status != .FW_ERR_INVALID_PATTERN {
             check(offset == -1, "\(what): status \(status.rawValue) but offset \(offset)")
         }
     }

@@ -40,7 +40,8 @@ let formwellABIVersion: Int32 = 1
 }
 
 /// The byte offset the calling thread's last failure refers to: the position in a rejected pattern
-/// (FW_ERR_INVALID_PATTERN) or of the first bad byte (FW_ERR_INVALID_UTF8); -1 when there is none.
+/// (FW_ERR_INVALID_PATTERN, or FW_ERR_INVALID_SPEC when PCRE2 refused a spec's pattern) or of the first
+/// bad byte (FW_ERR_INVALID_UTF8); -1 when there is none.
 @c public func fw_last_error_offset() -> Int64 {
     ThreadState.current?.offset ?? -1
 }

@@ -11,6 +11,11 @@
 static int hostile_cases = 0;
 #define CASE(call, expected) do { hostile_cases++; CHECK_STATUS(call, expected); } while (0)
 
+static int32_t always_valid(void *c, const char *v, size_t l, const char **m) {
+    (void)c; (void)v; (void)l; (void)m;
+    return FW_VERDICT_VALID;
+}
+
 /* Every function that takes a form handle, called with `form`; each must answer `expected`. */
 static void every_function(fw_form *form, fw_status expected) {
     char buf[64];
@@ -47,13 +52,11 @@ static void every_function(fw_form *form, fw_status expected) {
     CASE(fw_field_limit_exceeded(form, "f", &flag), expected);
     CASE(fw_field_message(form, "f", buf, sizeof buf, &n), expected);
     CASE(fw_field_display_message(form, "f", buf, sizeof buf, &n), expected);
+    CASE(fw_form_load_spec(form, "{\"formwell\": 1, \"fields\": []}"), expected);
+    CASE(fw_form_define_validator(form, "v", always_valid, NULL, NULL), expected);
+    CASE(fw_form_export_spec(form, buf, sizeof buf, &n), expected);
     CASE(fw_field_value(form, "f", buf, sizeof buf, &n), expected);
     CHECK_STR(buf, ""); /* failed string calls leave "" in the buffer, never stale text */
-}
-
-static int32_t always_valid(void *c, const char *v, size_t l, const char **m) {
-    (void)c; (void)v; (void)l; (void)m;
-    return FW_VERDICT_VALID;
 }
 
 static void bad_handles(void) {
@@ -79,6 +82,10 @@ static void null_arguments(fw_form *form) {
     CASE(fw_field_add_regex(form, "x", NULL, NULL), FW_ERR_NULL_ARGUMENT);
     CASE(fw_field_add_matches(form, "x", NULL, NULL), FW_ERR_NULL_ARGUMENT);
     CASE(fw_field_add_custom(form, "x", NULL, NULL, NULL, NULL), FW_ERR_NULL_ARGUMENT);
+    CASE(fw_form_load_spec(form, NULL), FW_ERR_NULL_ARGUMENT);
+    CASE(fw_form_define_validator(form, NULL, always_valid, NULL, NULL), FW_ERR_NULL_ARGUMENT);
+    CASE(fw_form_define_validator(form, "v", NULL, NULL, NULL), FW_ERR_NULL_ARGUMENT);
+    CASE(fw_form_export_spec(form, NULL, 3, NULL), FW_ERR_NULL_ARGUMENT);
     CASE(fw_field_set_value(form, "x", NULL), FW_ERR_NULL_ARGUMENT);
     CASE(fw_field_set_value(form, NULL, "v"), FW_ERR_NULL_ARGUMENT);
     CASE(fw_field_phase(form, "x", NULL), FW_ERR_NULL_ARGUMENT);
@@ -111,6 +118,7 @@ static void malformed_strings(fw_form *form) {
         CASE(fw_field_add_required(form, "x", bad[i].bytes), FW_ERR_INVALID_UTF8);
         CASE(fw_field_add_matches(form, "x", bad[i].bytes, NULL), FW_ERR_INVALID_UTF8);
         CASE(fw_field_focus(form, bad[i].bytes), FW_ERR_INVALID_UTF8);
+        CASE(fw_form_load_spec(form, bad[i].bytes), FW_ERR_INVALID_UTF8);
     }
     CHECK_OK(fw_field_value(form, "x", value, sizeof value, NULL));
     CHECK_STR(value, "kept");
