@@ -40,10 +40,11 @@ setup:
 	@scripts/setup.sh
 
 # The shared library: Swift runtime linked statically (no toolchain path in ldd), only fw_* exported
-# (scripts/exports.map), soname libformwell.so.MAJOR.
+# (scripts/exports.map), soname libformwell.so.MAJOR. Linked with the toolchain's lld: gold left the
+# localized engine symbols behind in .dynsym (as LOCAL entries), lld drops them.
 lib: setup $(LIB)
 $(LIB): $(SWIFT_SRC)
-	$(SWIFT) build -c release --product formwell -Xswiftc -static-stdlib \
+	$(SWIFT) build -c release --product formwell -Xswiftc -static-stdlib -Xswiftc -use-ld=lld \
 	    -Xlinker --version-script=$(abspath scripts/exports.map) -Xlinker -soname=$(SONAME)
 	ln -sf libformwell.so $(RELEASE)/$(SONAME)
 	@touch $@

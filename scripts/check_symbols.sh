@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Fails when libformwell.so exports (as GLOBAL or WEAK dynamic symbols) anything but the fw_* API.
-# LOCAL entries that remain in .dynsym cannot be bound by other objects and are not exports.
+# Fails when libformwell.so's dynamic symbol table defines anything but the fw_* API (GLOBAL, WEAK or
+# LOCAL), or when a function of include/formwell.h is not exported.
 set -euo pipefail
 lib=${1:-.build/release/libformwell.so}
-exported=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[A-Z]$/ {print $3}')
+exported=$(nm -D --defined-only "$lib" | awk '{print $3}')
 others=$(printf '%s\n' "$exported" | grep -v '^fw_' || true)
 count=$(printf '%s\n' "$exported" | grep -c '^fw_' || true)
 header=$(grep -oE '\bfw_[a-z_]+\(' include/formwell.h | tr -d '(' | sort -u)
@@ -17,4 +17,4 @@ if [ -n "$missing" ]; then
   echo "check_symbols: declared in formwell.h but not exported: $missing" >&2
   exit 1
 fi
-echo "check_symbols: $count fw_ functions exported, nothing else ($(nm -D --defined-only "$lib" | awk '$2 ~ /^[a-z]$/' | wc -l) local dynsym entries, not bindable)"
+echo "check_symbols: $count fw_ functions exported, nothing else defined in .dynsym"
