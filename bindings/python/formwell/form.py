@@ -237,8 +237,6 @@ class Form:
         finally:
             lib.fw_form_free(scratch)
 
-    # ---- events ----
-
     # ---- specs ----
 
     @classmethod
@@ -278,6 +276,8 @@ class Form:
         """The spec as the library writes it: pretty-printed, keys sorted, stable across a reload."""
         handle = self._h
         return read_string(lambda buf, size, length: lib.fw_form_export_spec(handle, buf, size, length))
+
+    # ---- events ----
 
     def set_value(self, field_id: str, value: str) -> None:
         """Sets the value (typing or programmatic): lenient stage if the field is focused, else
