@@ -26,14 +26,8 @@ MAX_LEN=${FUZZ_MAX_LEN:-4096}
 FLAGS=(-swift-version 6 -O -g -sanitize=fuzzer,address -parse-as-library -I "$ROOT/Sources/CPCRE2")
 # (CPCRE2 is a module map over the system pcre2.h; it is taken from the working tree in every case.)
 
-# Rebuilds $1 when it is missing or older than any of the remaining files.
-stale() {
-  local target=$1; shift
-  [ -e "$target" ] || return 0
-  local f
-  for f in "$@"; do [ "$f" -nt "$target" ] && return 0; done
-  return 1
-}
+# shellcheck source=scripts/sanitizer_build.sh
+source "$ROOT/scripts/sanitizer_build.sh"
 
 # swiftc leaves by-products (<module>-1.swiftmodule ...) in its working directory: keep them in .build.
 swiftc_in_build() { (cd "$ROOT/$OUT/work" && "$SWIFTC" "$@"); }

@@ -28,13 +28,8 @@ mapfile -t engine < <(find "$src/Formwell" -name '*.swift' | sort)
 mapfile -t abi < <(find "$src/FormwellC" -name '*.swift' | sort)
 mapfile -t stress < <(find "$ROOT/Fuzz/ThreadStress" -name '*.swift' | sort)
 
-stale() {
-  local target=$1; shift
-  [ -e "$target" ] || return 0
-  local f
-  for f in "$@"; do [ "$f" -nt "$target" ] && return 0; done
-  return 1
-}
+# shellcheck source=scripts/sanitizer_build.sh
+source "$ROOT/scripts/sanitizer_build.sh"
 
 started=$(date +%s)
 if stale "$OUT/Formwell.o" "${engine[@]}" "$0"; then
