@@ -104,3 +104,15 @@ import Testing
         #expect(try form.state(of: "f").limitExceeded == false)
     }
 }
+
+@Suite struct PatternOffsetTests {
+    /// PCRE2 10.42 reports offset 16 for this 15-byte pattern; the library keeps offsets inside it.
+    @Test func anUnterminatedStartItemGivesAnOffsetInsideThePattern() {
+        do {
+            _ = try Pattern(compiling: "(*LIMIT_MATCH=1")
+            Issue.record("the pattern compiled")
+        } catch {
+            #expect(error.offset == 15)
+        }
+    }
+}

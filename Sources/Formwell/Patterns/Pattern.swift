@@ -28,7 +28,9 @@ public final class Pattern: @unchecked Sendable {
                             CompileContext.shared.pointer)
         }
         guard let compiled else {
-            throw PatternError(message: Pattern.errorMessage(errorCode), offset: errorOffset)
+            // PCRE2 can report one past the end for an unterminated start-of-pattern item such as
+            // "(*LIMIT_MATCH=1" (found by fuzzing): keep the offset inside the pattern.
+            throw PatternError(message: Pattern.errorMessage(errorCode), offset: min(errorOffset, source.utf8.count))
         }
         self.source = source
         self.code = compiled
