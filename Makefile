@@ -21,7 +21,7 @@ C_STRICT   := -std=c99 -Wall -Wextra -Wpedantic -Werror
 CXX_STRICT := -std=c++17 -Wall -Wextra -Wpedantic -Werror
 C_LINK     := -Iinclude -L$(RELEASE) -lformwell -Wl,-rpath,$(abspath $(RELEASE)) -pthread
 ENGINE_SRC := $(shell find Sources/Formwell Sources/CPCRE2 -type f) Package.swift Makefile
-SWIFT_SRC  := $(ENGINE_SRC) $(shell find Sources/FormwellC -type f) scripts/exports.map
+SWIFT_SRC  := $(ENGINE_SRC) $(shell find Sources/FormwellC Sources/CFormwellTypes -type f) scripts/exports.map
 CLI_SRC    := $(ENGINE_SRC) $(shell find Sources/FormwellTool -type f)
 CLI        := .build/bin/formwell
 C_TESTS    := registration_test hostile_test

@@ -119,7 +119,32 @@ typedef enum fw_verdict {
 } fw_verdict;
 
 /**
- * A custom validator. Called with the context given to fw_field_add_custom, the field's non-empty
+ * The kind of one fw_rule given to fw_form_add_field_with_rules (the same rules as the
+ * fw_field_add_* functions).
+ */
+typedef enum fw_rule_kind {
+    /** fw_field_add_required. */
+    FW_RULE_REQUIRED = 0,
+    /** fw_field_add_email. */
+    FW_RULE_EMAIL = 1,
+    /** fw_field_add_phone. */
+    FW_RULE_PHONE = 2,
+    /** fw_field_add_min_length; reads length. */
+    FW_RULE_MIN_LENGTH = 3,
+    /** fw_field_add_max_length; reads length. */
+    FW_RULE_MAX_LENGTH = 4,
+    /** fw_field_add_regex; reads text (the pattern). */
+    FW_RULE_REGEX = 5,
+    /** fw_field_add_matches; reads text (the other field's id). */
+    FW_RULE_MATCHES = 6,
+    /** fw_field_add_custom; reads validate, context and destroy. */
+    FW_RULE_CUSTOM = 7,
+} fw_rule_kind;
+
+/* ---- Types (from Sources/CFormwellTypes/formwell_types.h) ---- */
+
+/**
+ * A custom validator. Called with the context given when the rule was added, the field's non-empty
  * value (NUL-terminated valid UTF-8) and its length in bytes. Returns an fw_verdict. On
  * FW_VERDICT_INVALID it may set *out_message to a NUL-terminated message, which the library copies
  * as soon as the function returns (invalid UTF-8 is replaced by U+FFFD). The field's message is the
@@ -128,10 +153,82 @@ typedef enum fw_verdict {
  * It runs under the form's lock, and its own calls never wait for a lock: a call on the same form,
  * or on a form another thread is using, returns FW_ERR_BUSY (so validators can never deadlock).
  */
-typedef int32_t (*fw_validate_fn)(void *context, const char *value, size_t value_length, const char **out_message);
+typedef int32_t (*fw_validate_fn)(void *context, const char *value, size_t value_length,
+                                  const char **out_message);
 
 /** Releases a custom validator's context when the form owning the rule is freed. */
 typedef void (*fw_destroy_fn)(void *context);
+
+/**
+ * One field's whole state, read in one call (fw_field_snapshot, fw_field_snapshot_at,
+ * fw_form_snapshots) under the form's lock: the members and the copied texts always describe the
+ * same moment, even while other threads change the form.
+ *
+ * Growth rule: set `size` to sizeof(fw_snapshot) before the call. Later versions only append members
+ * at the end; the library writes only the members that fit in `size` bytes, so a program built
+ * against an older header keeps working. A `size` smaller than the first version's struct is
+ * FW_ERR_INVALID_ARGUMENT.
+ *
+ * Texts: the message, the display message and the value are copied, each NUL-terminated and in this
+ * order, into the caller's buffer, and `message`, `display_message` and `value` point into it. A text
+ * that does not fit is not copied (its pointer is NULL) and the call returns FW_ERR_BUFFER_TOO_SMALL
+ * with every other member filled; `text_size` is the buffer size that holds all three. With a NULL
+ * buffer of size 0 no text is copied (all three pointers NULL) and the call succeeds.
+ */
+typedef struct fw_snapshot {
+    /** In: sizeof(fw_snapshot) as the caller was compiled with. */
+    size_t size;
+    /** The field's index in registration order (see fw_form_field_index). */
+    size_t index;
+    /** An fw_phase. */
+    int32_t phase;
+    /** An fw_validity: how the value fares in the current phase (FW_VALIDITY_EMPTY when idle). */
+    int32_t validity;
+    /** An fw_display: what a view surfaces (FW_DISPLAY_NONE until touched). */
+    int32_t display;
+    /** Index of the rule whose message `message` is (order of addition, from 0); -1 unless invalid. */
+    int32_t failing_rule;
+    /** Blurred or touched since it was added or the form was reset. */
+    bool touched;
+    /** The verdict comes from a pattern that hit its match limits ("This value is too complex to check"). */
+    bool limit_exceeded;
+    /** Length in bytes (without NUL) of the message of an invalid validity, else 0. */
+    size_t message_length;
+    /** Length in bytes of the message to surface (FW_DISPLAY_ERROR), else 0. */
+    size_t display_message_length;
+    /** Length in bytes of the current value. */
+    size_t value_length;
+    /** Buffer size, in bytes, that holds all three texts with their NULs. */
+    size_t text_size;
+    /** The message, in the caller's buffer ("" unless invalid), or NULL when not copied. */
+    const char *message;
+    /** The message to surface, in the caller's buffer, or NULL when not copied. */
+    const char *display_message;
+    /** The value, in the caller's buffer, or NULL when not copied. */
+    const char *value;
+} fw_snapshot;
+
+/**
+ * One rule for fw_form_add_field_with_rules. Set `size` to sizeof(fw_rule) in every element (the
+ * same growth rule as fw_snapshot) and `kind` to an fw_rule_kind; the other members are read as the
+ * kind needs them and ignored otherwise.
+ */
+typedef struct fw_rule {
+    /** In: sizeof(fw_rule) as the caller was compiled with. */
+    size_t size;
+    /** An fw_rule_kind. */
+    int32_t kind;
+    /** FW_RULE_MIN_LENGTH / FW_RULE_MAX_LENGTH: the length in characters. */
+    int32_t length;
+    /** FW_RULE_REGEX: the pattern; FW_RULE_MATCHES: the other field's id. */
+    const char *text;
+    /** Replaces the rule's default message; NULL for the default. */
+    const char *message;
+    /** FW_RULE_CUSTOM: the validator, its context and the context's destructor (may be NULL). */
+    fw_validate_fn validate;
+    void *context;
+    fw_destroy_fn destroy;
+} fw_rule;
 
 /* ---- Library: version, status codes, errors ---- */
 
@@ -205,6 +302,9 @@ FW_API fw_status fw_form_reset(fw_form *form);
  */
 FW_API fw_status fw_form_set_match_limits(fw_form *form, uint32_t match_limit, uint32_t depth_limit, uint32_t heap_limit_kib);
 
+/** Stores the form's PCRE2 limits (see fw_form_set_match_limits) in the non-NULL out-parameters. */
+FW_API fw_status fw_form_match_limits(fw_form *form, uint32_t *out_match_limit, uint32_t *out_depth_limit, uint32_t *out_heap_limit_kib);
+
 /**
  * Stores in *out_valid whether every field passes its strict rules on its current value, touched
  * or not (what a submit button's enabled state needs). Runs no validator.
@@ -277,6 +377,15 @@ FW_API fw_status fw_field_add_matches(fw_form *form, const char *field_id, const
  * the caller still owns context.
  */
 FW_API fw_status fw_field_add_custom(fw_form *form, const char *field_id, fw_validate_fn validate, void *context, fw_destroy_fn destroy, const char *message);
+
+/**
+ * Adds a field and its rules in one step, all or nothing: when any rule is refused (a bad pattern,
+ * a bad length, an unknown matches target, a custom validator failing on the initial value) the form
+ * is unchanged and the caller keeps every custom rule's context; on success the form owns them.
+ * field_id, label, initial_value: as fw_form_add_field. rules: rule_count fw_rule elements (NULL
+ * when rule_count is 0), each with size = sizeof(fw_rule); they run in array order.
+ */
+FW_API fw_status fw_form_add_field_with_rules(fw_form *form, const char *field_id, const char *label, const char *initial_value, const fw_rule *rules, size_t rule_count);
 
 /* ---- Form specs (JSON) ---- */
 
@@ -360,6 +469,67 @@ FW_API fw_status fw_field_display_message(fw_form *form, const char *field_id, c
 
 /** Copies the field's current value into buf. */
 FW_API fw_status fw_field_value(fw_form *form, const char *field_id, char *buf, size_t buf_size, size_t *out_length);
+
+/* ---- Fields by index (the hot path) ---- */
+
+/**
+ * The hot path: look a field's index up once (fw_form_field_index), then name the field by index.
+ * Fields are never removed, so an index stays valid for the form's life; an index at or past
+ * fw_form_field_count is FW_ERR_INVALID_ARGUMENT. Each call behaves as its id-named counterpart.
+ */
+
+/** Stores in *out_index the index (registration order, from 0) of the field named field_id. */
+FW_API fw_status fw_form_field_index(fw_form *form, const char *field_id, size_t *out_index);
+
+/** fw_field_set_value for the field at index. */
+FW_API fw_status fw_field_set_value_at(fw_form *form, size_t index, const char *value);
+
+/** fw_field_focus for the field at index. */
+FW_API fw_status fw_field_focus_at(fw_form *form, size_t index);
+
+/** fw_field_blur for the field at index. */
+FW_API fw_status fw_field_blur_at(fw_form *form, size_t index);
+
+/** fw_field_touch for the field at index. */
+FW_API fw_status fw_field_touch_at(fw_form *form, size_t index);
+
+/* ---- Snapshots: a field's whole state in one call ---- */
+
+/**
+ * A snapshot is one field's whole state, read in one call under the form's lock (see fw_snapshot):
+ * set snapshot.size = sizeof(fw_snapshot), pass a text buffer (or NULL and 0 for no texts).
+ * Failures other than FW_ERR_BUFFER_TOO_SMALL leave the snapshot's members unspecified.
+ */
+
+/**
+ * Fills *snapshot with the state of the field named field_id and copies its message, display
+ * message and value into buf (buf_size bytes). FW_ERR_BUFFER_TOO_SMALL: every member is filled,
+ * snapshot->text_size tells the buffer size needed, and the texts that did not fit are NULL.
+ */
+FW_API fw_status fw_field_snapshot(fw_form *form, const char *field_id, fw_snapshot *snapshot, char *buf, size_t buf_size);
+
+/** fw_field_snapshot for the field at index (registration order; see fw_form_field_index). */
+FW_API fw_status fw_field_snapshot_at(fw_form *form, size_t index, fw_snapshot *snapshot, char *buf, size_t buf_size);
+
+/**
+ * Sets the value of the field named field_id (as fw_field_set_value) and fills *snapshot with its
+ * new state (as fw_field_snapshot), in one call under one lock: a keystroke and the redraw it
+ * needs. When setting the value fails nothing changes and the snapshot is not filled.
+ */
+FW_API fw_status fw_field_update(fw_form *form, const char *field_id, const char *value, fw_snapshot *snapshot, char *buf, size_t buf_size);
+
+/** fw_field_update for the field at index. */
+FW_API fw_status fw_field_update_at(fw_form *form, size_t index, const char *value, fw_snapshot *snapshot, char *buf, size_t buf_size);
+
+/**
+ * Fills snapshots[0 ...] with every field's state, in registration order, in one consistent read
+ * (a view redrawing the whole form). Set the size member of every element to sizeof(fw_snapshot);
+ * the array's stride is that size. *out_count receives the number of fields; when it exceeds
+ * capacity nothing is filled and the call returns FW_ERR_BUFFER_TOO_SMALL. The texts of all fields
+ * go into buf, field after field; *out_text_size (if not NULL) receives the buffer size that holds
+ * them all, and texts that do not fit are NULL as in fw_field_snapshot.
+ */
+FW_API fw_status fw_form_snapshots(fw_form *form, fw_snapshot *snapshots, size_t capacity, size_t *out_count, char *buf, size_t buf_size, size_t *out_text_size);
 
 #ifdef __cplusplus
 }

@@ -29,8 +29,14 @@ SECTIONS = [
     ("RuleFunctions.swift", "Rules"),
     ("SpecFunctions.swift", "Form specs (JSON)"),
     ("FieldFunctions.swift", "Field events and queries"),
+    ("IndexedFieldFunctions.swift", "Fields by index (the hot path)"),
+    ("SnapshotFunctions.swift", "Snapshots: a field's whole state in one call"),
 ]
-ENUM_FILES = ["Status.swift", "StateEnums.swift"]
+ENUM_FILES = ["Status.swift", "StateEnums.swift", "RuleKind.swift"]
+# Structs and callback typedefs: written in C (Swift imports them, so both share one layout) and
+# copied from between these markers.
+TYPES_HEADER = ROOT / "Sources" / "CFormwellTypes" / "formwell_types.h"
+TYPES_MARKERS = ("/* FW_TYPES BEGIN */", "/* FW_TYPES END */")
 HANDLE_PARAMS = {"form": "fw_form *", "out_form": "fw_form **"}
 CALLBACK_PARAMS = {"validate": "fw_validate_fn", "destroy": "fw_destroy_fn"}
 
@@ -68,7 +74,7 @@ def block_comment(lines, indent=""):
 def c_type(text):
     text = text.replace("SWIFT_ENUM_TAG ", "")
     text = re.sub(r"\s*_Null(able|_unspecified)|\s*_Nonnull", "", text)
-    text = text.replace("char const *", "const char *")
+    text = re.sub(r"\b(\w+) const \*", r"const \1 *", text)
     text = re.sub(r"\s+", " ", text).strip()
     return re.sub(r"\*\s+\*", "**", text)
 
@@ -132,23 +138,14 @@ def swift_order(filename):
     return names, intro
 
 
-def swift_typealiases():
-    """Doc comment and parameter names (`_ name:` labels) of each `fw_*` typealias."""
-    text = (ABI_DIR / "RuleFunctions.swift").read_text()
-    aliases = {}
-    for m in re.finditer(r"((?:///[^\n]*\n)+)public typealias (fw_\w+) = @convention\(c\) \((.*?)\) ->", text, re.S):
-        aliases[m.group(2)] = (clean_doc(m.group(1).splitlines()), re.findall(r"_ (\w+):", m.group(3)))
-    return aliases
-
-
-def name_typedef_params(decl, names):
-    """`typedef R (*T)(A, B)` with names [a, b] -> `typedef R (*T)(A a, B b)`."""
-    m = re.match(r"(typedef .*?\(\*\w+\))\((.*)\);$", decl)
-    args = split_params(m.group(2))
-    if len(args) != len(names):
-        fail(f"parameter names {names} do not fit '{decl}'")
-    named = [f"{a}{'' if a.endswith('*') else ' '}{n}" for a, n in zip(args, names)]
-    return f"{m.group(1)}({', '.join(named)});"
+def c_types():
+    """The structs and typedefs between the markers of the C types header, as written there."""
+    text = TYPES_HEADER.read_text()
+    begin, end = TYPES_MARKERS
+    if begin not in text or end not in text:
+        fail(f"{TYPES_HEADER} lacks the markers {begin} ... {end}")
+    body = text.split(begin, 1)[1].split(end, 1)[0].strip("\n")
+    return f"/* ---- Types (from Sources/CFormwellTypes/{TYPES_HEADER.name}) ---- */\n\n{body}\n"
 
 
 def version():
@@ -264,12 +261,9 @@ typedef struct fw_form fw_form;
     if missing:
         fail(f"functions not placed in a section: {sorted(missing)}")
 
-    aliases = swift_typealiases()
-    for tname, decl in typedefs.items():
-        if tname not in aliases:
-            fail(f"typealias {tname} not found in RuleFunctions.swift")
-        doc, names = aliases[tname]
-        out.append(f"{block_comment(doc)}\n{name_typedef_params(decl, names)}\n")
+    if typedefs:
+        fail(f"function-pointer parameters without a typedef in {TYPES_HEADER.name}: {sorted(typedefs)}")
+    out.append(c_types())
     out.extend(sections)
     out.append("""#ifdef __cplusplus
 }

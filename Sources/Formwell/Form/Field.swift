@@ -3,15 +3,24 @@ struct Field: Sendable {
     let id: String
     let label: String?
     let initialValue: String
-    var rules: [CompiledRule] = []
+    private(set) var rules: [CompiledRule] = []
     var value: String
     /// The verdict of every rule but `required` on `value` (`.empty` when the value is empty),
     /// refreshed by each event so that queries never run a validator.
     var outcome: Validity = .empty
+    /// Index of the rule `outcome` comes from when it is invalid.
+    var failingRule: Int?
     /// Whether `outcome` comes from a pattern that hit its match limits.
     var limitExceeded = false
     var input: InputState = .idle
     var touched = false
+    /// Index of the first `required` rule and its message, kept when rules are added (every event
+    /// and query reads them); nil when the field is optional.
+    private(set) var requiredRule: Int?
+    private(set) var requiredMessage: String?
+    /// Positions of the fields whose `matches` rule names this one: exactly the fields a change of
+    /// this value must re-judge (kept by the form when rules are added).
+    var dependents: [Int] = []
 
     init(id: String, label: String?, initialValue: String) {
         self.id = id
@@ -23,11 +32,18 @@ struct Field: Sendable {
     /// How other fields' messages name this one.
     var displayName: String { label ?? id }
 
-    /// The message a required rule gives for an empty value, or nil when the field is optional.
-    var requiredMessage: String? {
-        for rule in rules {
-            if case .required = rule.check { return rule.message ?? DefaultMessages.required }
+    mutating func append(_ rule: CompiledRule) {
+        if requiredRule == nil, case .required = rule.check {
+            requiredRule = rules.count
+            requiredMessage = rule.message ?? DefaultMessages.required
         }
-        return nil
+        rules.append(rule)
+    }
+
+    /// Stores a verdict computed for this field (on `value`, its new value when one was set).
+    mutating func store(_ evaluation: Evaluation) {
+        outcome = evaluation.validity
+        failingRule = evaluation.rule
+        limitExceeded = evaluation.limitExceeded
     }
 }

@@ -1,9 +1,12 @@
 /// A form: fields in registration order, each with a value, ordered rules and a state (seeds 01–03).
 ///
 /// Every mutating operation either succeeds completely or throws and leaves the form as it was:
-/// new field states are computed first (running validators, which may throw) and stored last.
+/// new verdicts are computed first (running validators, which may throw) and stored last.
 /// Validators run on events — add, focus, blur, set value, touch, touchAll, validate, reset, and
 /// a change of a field that a `matches` rule compares with; queries only read stored verdicts.
+///
+/// Fields are never removed, so a field's index (registration order, `fieldIndex(of:)`) names it
+/// for the form's whole life: the index-based calls skip the id lookup on hot paths.
 public struct Form: Sendable {
     // Internal rather than private: Form+Spec.swift reads them.
     private(set) var fields: [Field] = []
@@ -17,7 +20,8 @@ public struct Form: Sendable {
 
     // MARK: Registration
 
-    /// Adds a field. Ids are non-empty and unique; `matches` rules may name fields added earlier.
+    /// Adds a field with its rules, all or nothing. Ids are non-empty and unique; `matches` rules
+    /// may name fields added earlier.
     public mutating func addField(
         _ id: String, label: String? = nil, initialValue: String = "", rules: [Rule] = []
     ) throws(FormError) {
@@ -25,10 +29,13 @@ public struct Form: Sendable {
         guard positions[id] == nil else { throw .duplicateField(id) }
         var field = Field(id: id, label: label, initialValue: initialValue)
         for rule in rules {
-            field.rules.append(try CompiledRule(rule, for: field, in: fieldNamed))
+            field.append(try CompiledRule(rule, for: field, in: fieldAndPosition))
         }
-        field = try field.reevaluated(valueOf: currentValue, matchContext: matchContext)
-        positions[id] = fields.count
+        let position = fields.count
+        field.store(try field.evaluation(of: field.value, valueAt: currentValue, matchContext: matchContext.pointer))
+        // Nothing below throws: index the new field's `matches` rules, then add it.
+        for target in Form.matchedPositions(field.rules) { fields[target].dependents.append(position) }
+        positions[id] = position
         fields.append(field)
     }
 
@@ -36,58 +43,114 @@ public struct Form: Sendable {
     public mutating func addRule(_ rule: Rule, to id: String) throws(FormError) {
         let position = try self.position(of: id)
         var field = fields[position]
-        field.rules.append(try CompiledRule(rule, for: field, in: fieldNamed))
-        field = try field.reevaluated(valueOf: currentValue, matchContext: matchContext)
+        let compiled = try CompiledRule(rule, for: field, in: fieldAndPosition)
+        field.append(compiled)
+        field.store(try field.evaluation(of: field.value, valueAt: currentValue, matchContext: matchContext.pointer))
         if field.isJudged { field.input = field.inputState(focused: position == focusedPosition) }
         fields[position] = field
+        for target in Form.matchedPositions([compiled]) where !fields[target].dependents.contains(position) {
+            fields[target].dependents.append(position)
+        }
     }
 
-    // MARK: Events
-    //
-    // Each operation computes its changes in a non-mutating step, where closures over `self` may
-    // live, and stores them afterwards: the field array is then uniquely referenced and updated in
-    // place instead of being copied on every keystroke.
+    private static func matchedPositions(_ rules: [CompiledRule]) -> [Int] {
+        rules.compactMap { rule in
+            if case .matches(_, let position, _) = rule.check { return position }
+            return nil
+        }
+    }
+
+    // MARK: Events by id
 
     /// The field gains focus (stage 1). A form has one focus: the field that had it is blurred.
-    public mutating func focus(_ id: String) throws(FormError) {
-        let position = try self.position(of: id)
-        var changes = FieldChanges()
-        if let previous = focusedPosition, previous != position {
-            changes.add(try blurred(fields[previous]), at: previous)
-        }
-        changes.add(try judged(fields[position], touch: false, focused: true), at: position)
-        store(changes)
-        focusedPosition = position
-    }
+    public mutating func focus(_ id: String) throws(FormError) { try focus(at: position(of: id)) }
 
     /// The field loses focus (stage 2) and counts as touched.
-    public mutating func blur(_ id: String) throws(FormError) {
-        let position = try self.position(of: id)
-        let field = try blurred(fields[position])
-        fields[position] = field
-        if focusedPosition == position { focusedPosition = nil }
-    }
+    public mutating func blur(_ id: String) throws(FormError) { try blur(at: position(of: id)) }
 
     /// Sets a value, typed or programmatic: the lenient stage if the field is focused, else the strict
     /// one. Fields whose `matches` rule names this one are re-checked (never-judged idle ones stay idle).
     public mutating func setValue(_ value: String, for id: String) throws(FormError) {
-        let changes = try valueChanges(value, for: try position(of: id))
-        store(changes)
+        try setValue(value, at: position(of: id))
     }
 
     /// Marks the field touched and runs its rules (seed 03's `touch(fieldId:)`).
-    public mutating func touch(_ id: String) throws(FormError) {
-        let position = try self.position(of: id)
-        fields[position] = try judged(fields[position], touch: true, focused: position == focusedPosition)
+    public mutating func touch(_ id: String) throws(FormError) { try touch(at: position(of: id)) }
+
+    // MARK: Events by index
+
+    /// `focus(_:)` for the field at `index` (registration order).
+    public mutating func focus(at index: Int) throws(FormError) {
+        try checkIndex(index)
+        var previous: (Int, Evaluation)?
+        if let other = focusedPosition, other != index { previous = (other, try evaluation(at: other)) }
+        let own = try evaluation(at: index)
+        if let (other, evaluation) = previous { judge(other, evaluation, touch: true, focused: false) }
+        judge(index, own, touch: false, focused: true)
+        focusedPosition = index
     }
+
+    /// `blur(_:)` for the field at `index`.
+    public mutating func blur(at index: Int) throws(FormError) {
+        try checkIndex(index)
+        judge(index, try evaluation(at: index), touch: true, focused: false)
+        if focusedPosition == index { focusedPosition = nil }
+    }
+
+    /// `touch(_:)` for the field at `index`.
+    public mutating func touch(at index: Int) throws(FormError) {
+        try checkIndex(index)
+        judge(index, try evaluation(at: index), touch: true, focused: index == focusedPosition)
+    }
+
+    /// `setValue(_:for:)` for the field at `index`: re-judges that field and its dependents only.
+    public mutating func setValue(_ value: String, at index: Int) throws(FormError) {
+        let context = matchContext.pointer
+        // Fields are reached through pointers (borrows) rather than `fields[i]` (a copy of every
+        // member, each a retain): this is the keystroke path.
+        let (own, hasDependents) = try fields.withUnsafeBufferPointer { (buffer) throws(FormError) in
+            let field = try Form.field(index, in: buffer)
+            // (Closures passed inline: a closure stored in a local is escaping, a heap allocation.)
+            let own = try Field.evaluation(
+                of: value, rules: field.pointee.rules, id: { field.pointee.id },
+                valueAt: { buffer.indices.contains($0) ? buffer[$0].value : nil }, matchContext: context)
+            return (own, !field.pointee.dependents.isEmpty)
+        }
+        guard hasDependents else {
+            let focused = index == focusedPosition
+            fields.withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress, buffer.indices.contains(index) else { return }
+                let field = base + index
+                field.pointee.value = value
+                field.pointee.store(own)
+                field.pointee.rejudge(focused: focused)
+            }
+            return
+        }
+        let valueAt: (Int) -> String? = { position in position == index ? value : self.currentValue(position) }
+        var updates: [(Int, Evaluation)] = []
+        for dependent in fields[index].dependents where dependent != index {
+            updates.append((dependent, try evaluation(at: dependent, valueAt: valueAt)))
+        }
+        fields[index].value = value
+        fields[index].store(own)
+        fields[index].input = fields[index].inputState(focused: index == focusedPosition)
+        for (dependent, evaluation) in updates {
+            fields[dependent].store(evaluation)
+            if fields[dependent].isJudged {
+                fields[dependent].input = fields[dependent].inputState(focused: dependent == focusedPosition)
+            }
+        }
+    }
+
+    // MARK: Whole-form events
 
     /// Marks every field touched and runs every rule.
     public mutating func touchAll() throws(FormError) {
-        var changes = FieldChanges()
-        for (position, field) in fields.enumerated() {
-            changes.add(try judged(field, touch: true, focused: position == focusedPosition), at: position)
+        let evaluations = try fields.indices.map { (index) throws(FormError) in try evaluation(at: index) }
+        for (index, evaluation) in evaluations.enumerated() {
+            judge(index, evaluation, touch: true, focused: index == focusedPosition)
         }
-        store(changes)
     }
 
     /// Seed 03's submit: touches every field, applies the strict stage, answers `isValid`.
@@ -103,63 +166,29 @@ public struct Form: Sendable {
     /// stage. Answers `isValid`. An unknown id throws before anything changes.
     @discardableResult
     public mutating func submit(_ newValues: [String: String]) throws(FormError) -> Bool {
-        let changes = try submitChanges(newValues)
-        store(changes)
+        var values = fields.map(\.value)
+        for (id, value) in newValues { values[try position(of: id)] = value }
+        let evaluations = try evaluations(of: values)
+        for index in fields.indices {
+            fields[index].value = values[index]
+            fields[index].store(evaluations[index])
+            fields[index].touched = true
+            fields[index].input = fields[index].inputState(focused: false)
+        }
         focusedPosition = nil
         return isValid
     }
 
     /// Values back to their initial values; every field idle, untouched, unfocused.
     public mutating func reset() throws(FormError) {
-        let changes = try resetChanges()
-        store(changes)
+        let evaluations = try evaluations(of: fields.map(\.initialValue))
+        for index in fields.indices {
+            fields[index].value = fields[index].initialValue
+            fields[index].store(evaluations[index])
+            fields[index].input = .idle
+            fields[index].touched = false
+        }
         focusedPosition = nil
-    }
-
-    private func valueChanges(_ value: String, for position: Int) throws(FormError) -> FieldChanges {
-        let id = fields[position].id
-        let valueOf: (String) -> String? = { other in other == id ? value : self.currentValue(other) }
-        var changes = FieldChanges()
-        var field = fields[position]
-        field.value = value
-        field = try field.reevaluated(valueOf: valueOf, matchContext: matchContext)
-        field.input = field.inputState(focused: position == focusedPosition)
-        changes.add(field, at: position)
-        for (index, dependent) in fields.enumerated() where index != position && dependent.dependsOn(id) {
-            var updated = try dependent.reevaluated(valueOf: valueOf, matchContext: matchContext)
-            if updated.isJudged { updated.input = updated.inputState(focused: index == focusedPosition) }
-            changes.add(updated, at: index)
-        }
-        return changes
-    }
-
-    private func submitChanges(_ newValues: [String: String]) throws(FormError) -> FieldChanges {
-        for id in newValues.keys where positions[id] == nil { throw .unknownField(id) }
-        let valueOf: (String) -> String? = { id in newValues[id] ?? self.currentValue(id) }
-        var changes = FieldChanges()
-        for (position, field) in fields.enumerated() {
-            var updated = field
-            if let value = newValues[field.id] { updated.value = value }
-            updated = try updated.reevaluated(valueOf: valueOf, matchContext: matchContext)
-            updated.touched = true
-            updated.input = updated.inputState(focused: false)
-            changes.add(updated, at: position)
-        }
-        return changes
-    }
-
-    private func resetChanges() throws(FormError) -> FieldChanges {
-        let initial: (String) -> String? = { id in self.fieldNamed(id)?.initialValue }
-        var changes = FieldChanges()
-        for (position, field) in fields.enumerated() {
-            var updated = field
-            updated.value = field.initialValue
-            updated = try updated.reevaluated(valueOf: initial, matchContext: matchContext)
-            updated.input = .idle
-            updated.touched = false
-            changes.add(updated, at: position)
-        }
-        return changes
     }
 
     // MARK: Limits
@@ -174,22 +203,31 @@ public struct Form: Sendable {
             throw .invalidArgument("match limits must be at least 1 (got match \(limits.matchLimit), "
                 + "depth \(limits.depthLimit), heap \(limits.heapLimitKiB) KiB)")
         }
-        var updated = self
-        updated.matchContext = limits == .default ? .default : MatchContext(limits)
-        var changes = FieldChanges()
-        for (position, field) in fields.enumerated() {
-            var refreshed = try field.reevaluated(valueOf: currentValue, matchContext: updated.matchContext)
-            if refreshed.isJudged { refreshed.input = refreshed.inputState(focused: position == focusedPosition) }
-            changes.add(refreshed, at: position)
+        let context = limits == .default ? MatchContext.default : MatchContext(limits)
+        let evaluations = try evaluations(of: fields.map(\.value), matchContext: context)
+        matchContext = context
+        for (index, evaluation) in evaluations.enumerated() {
+            fields[index].store(evaluation)
+            if fields[index].isJudged { fields[index].input = fields[index].inputState(focused: index == focusedPosition) }
         }
-        updated.store(changes)
-        self = updated
     }
 
     // MARK: Queries
 
     /// Field ids in registration order.
     public var fieldIDs: [String] { fields.map(\.id) }
+
+    /// The number of fields.
+    public var fieldCount: Int { fields.count }
+
+    /// The index (registration order, from 0) of the field with this id.
+    public func fieldIndex(of id: String) throws(FormError) -> Int { try position(of: id) }
+
+    /// `fieldIndex(of:)` through a pointer, without copying the form (see `readState(of:at:_:)`).
+    public static func fieldIndex(of id: String, in form: UnsafePointer<Form>) throws(FormError) -> Int {
+        guard let position = form.pointee.positions[id] else { throw .unknownField(id) }
+        return position
+    }
 
     /// Every field's current value.
     public var values: [String: String] {
@@ -201,9 +239,77 @@ public struct Form: Sendable {
     }
 
     public func state(of id: String) throws(FormError) -> FieldState {
-        let field = fields[try position(of: id)]
-        return FieldState(id: field.id, label: field.label, value: field.value, input: field.input,
-                          display: field.display, touched: field.touched, limitExceeded: field.limitExceeded)
+        try state(at: position(of: id))
+    }
+
+    /// The state of the field at `index` (registration order).
+    public func state(at index: Int) throws(FormError) -> FieldState {
+        try fields.withUnsafeBufferPointer { (buffer) throws(FormError) in FieldState(try Form.field(index, in: buffer)) }
+    }
+
+    /// Reads the state of the field at `index` in place: `body` gets the plain values and the UTF-8
+    /// of its message (input validity), display message and value, valid only during the call.
+    /// Nothing is copied on the way (the C ABI's snapshot path).
+    ///
+    /// Static over a pointer: calling an instance method on a form reached through `inout` or a
+    /// pointer made the compiler copy the whole form (a retain of each member) first.
+    /// Not generic (a generic public function runs unspecialized from another module): `body`
+    /// stores what it needs.
+    public static func readState(
+        of form: UnsafePointer<Form>, at index: Int,
+        _ body: (StateSummary, _ message: UnsafeBufferPointer<UInt8>, _ displayMessage: UnsafeBufferPointer<UInt8>,
+                 _ value: UnsafeBufferPointer<UInt8>) -> Void
+    ) throws(FormError) {
+        try form.pointee.fields.withUnsafeBufferPointer { (buffer) throws(FormError) in
+            let field = try Form.field(index, in: buffer)
+            let touched = field.pointee.touched
+            var message = ""
+            let validity: StateSummary.ValidityKind
+            switch field.pointee.input {
+            case .idle, .focused(.empty), .inactive(.empty): validity = .empty
+            case .focused(.valid), .inactive(.valid): validity = .valid
+            case .focused(.invalid(let text)), .inactive(.invalid(let text)): validity = .invalid; message = text
+            }
+            // Seed 03's surfacing rule (Field.display) without building a DisplayState.
+            var shown = ""
+            var display = StateSummary.DisplayKind.none
+            if touched {
+                if field.pointee.value.isEmpty {
+                    if let required = field.pointee.requiredMessage { display = .error; shown = required }
+                } else {
+                    switch field.pointee.outcome {
+                    case .empty: break
+                    case .valid: display = .valid
+                    case .invalid(let text): display = .error; shown = text
+                    }
+                }
+            }
+            let failing = validity != .invalid ? nil
+                : (field.pointee.value.isEmpty ? field.pointee.requiredRule : field.pointee.failingRule)
+            let summary = StateSummary(phase: field.pointee.input.phase, validity: validity, display: display,
+                                       touched: touched, limitExceeded: field.pointee.limitExceeded,
+                                       failingRule: failing)
+            var value = field.pointee.value
+            return message.withUTF8 { message in
+                shown.withUTF8 { shown in value.withUTF8 { value in body(summary, message, shown, value) } }
+            }
+        }
+    }
+
+    /// The field at `index` as a pointer into `buffer` (a borrow, no copy), or the out-of-range error.
+    static func field(_ index: Int, in buffer: UnsafeBufferPointer<Field>) throws(FormError) -> UnsafePointer<Field> {
+        guard let base = buffer.baseAddress, buffer.indices.contains(index) else {
+            throw .invalidArgument("field index \(index) is out of range (\(buffer.count) fields)")
+        }
+        return base + index
+    }
+
+    /// Every field's state, in registration order.
+    public var states: [FieldState] {
+        fields.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return [] }
+            return buffer.indices.map { FieldState(base + $0) }
+        }
     }
 
     /// True when every field passes its strict rules on its current value, touched or not:
@@ -223,24 +329,48 @@ public struct Form: Sendable {
         return position
     }
 
-    private func fieldNamed(_ id: String) -> Field? { positions[id].map { fields[$0] } }
-
-    private func currentValue(_ id: String) -> String? { fieldNamed(id)?.value }
-
-    private func blurred(_ field: Field) throws(FormError) -> Field {
-        try judged(field, touch: true, focused: false)
+    private func checkIndex(_ index: Int) throws(FormError) {
+        guard fields.indices.contains(index) else {
+            throw .invalidArgument("field index \(index) is out of range (\(fields.count) fields)")
+        }
     }
 
-    /// The field with its rules re-run on its value, touched if asked, in the given stage.
-    private func judged(_ field: Field, touch: Bool, focused: Bool) throws(FormError) -> Field {
-        var updated = try field.reevaluated(valueOf: currentValue, matchContext: matchContext)
-        if touch { updated.touched = true }
-        updated.input = updated.inputState(focused: focused)
-        return updated
+    private func fieldAndPosition(_ id: String) -> (position: Int, field: Field)? {
+        positions[id].map { ($0, fields[$0]) }
     }
 
-    /// The only place computed states are written: after every one of them was computed.
-    private mutating func store(_ changes: FieldChanges) {
-        for (position, field) in zip(changes.positions, changes.fields) { fields[position] = field }
+    private func currentValue(_ position: Int) -> String? {
+        fields.indices.contains(position) ? fields[position].value : nil
+    }
+
+    /// The verdict of the field at `index` on `value` (its current value by default).
+    private func evaluation(at index: Int, value: String? = nil) throws(FormError) -> Evaluation {
+        try evaluation(at: index, value: value, valueAt: currentValue)
+    }
+
+    private func evaluation(
+        at index: Int, value: String? = nil, valueAt: (Int) -> String?, matchContext: MatchContext? = nil
+    ) throws(FormError) -> Evaluation {
+        try fields[index].evaluation(of: value ?? fields[index].value, valueAt: valueAt,
+                                     matchContext: (matchContext ?? self.matchContext).pointer)
+    }
+
+    /// Every field's verdict when the fields hold `values` (one per field, in order).
+    private func evaluations(of values: [String], matchContext: MatchContext? = nil) throws(FormError) -> [Evaluation] {
+        let valueAt: (Int) -> String? = { values.indices.contains($0) ? values[$0] : nil }
+        var result: [Evaluation] = []
+        result.reserveCapacity(values.count)
+        for index in fields.indices {
+            let value = values.indices.contains(index) ? values[index] : fields[index].value
+            result.append(try evaluation(at: index, value: value, valueAt: valueAt, matchContext: matchContext))
+        }
+        return result
+    }
+
+    /// Stores a computed verdict and re-derives the input state in the given stage.
+    private mutating func judge(_ index: Int, _ evaluation: Evaluation, touch: Bool, focused: Bool) {
+        fields[index].store(evaluation)
+        if touch { fields[index].touched = true }
+        fields[index].input = fields[index].inputState(focused: focused)
     }
 }

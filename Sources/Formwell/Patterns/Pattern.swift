@@ -16,7 +16,8 @@ public final class Pattern: @unchecked Sendable {
 
     public let source: String
     public let isJITCompiled: Bool
-    private let code: OpaquePointer
+    /// The compiled code; valid as long as this instance lives.
+    let code: OpaquePointer
 
     init(compiling source: String) throws(PatternError) {
         var errorCode: Int32 = 0
@@ -45,15 +46,21 @@ public final class Pattern: @unchecked Sendable {
     }
 
     func matchWhole(_ value: String, context: MatchContext) -> Outcome {
-        guard let matchData = pcre2_match_data_create_8(1, nil) else {
+        Pattern.matchWhole(value, code: code, jit: isJITCompiled, context: context.pointer)
+    }
+
+    /// Matches the whole of `value` against compiled `code` under the limits of `context`. Takes plain
+    /// pointers so the keystroke path retains nothing; the caller keeps the pattern alive.
+    static func matchWhole(_ value: String, code: OpaquePointer, jit: Bool, context: OpaquePointer?) -> Outcome {
+        guard let matchData = MatchData.forCurrentThread() else {
             return .failed("out of memory for match data")
         }
-        defer { pcre2_match_data_free_8(matchData) }
         var subject = value
-        // Swift strings are valid UTF-8, so PCRE2's own UTF check would only repeat work.
+        // Swift strings are valid UTF-8, so PCRE2's own UTF check would only repeat work; the JIT
+        // entry point skips the interpreter's argument checks (and honours the match limit).
         let result = subject.withUTF8 { bytes in
-            pcre2_match_8(code, bytes.baseAddress, bytes.count, 0, UInt32(PCRE2_NO_UTF_CHECK),
-                          matchData, context.pointer)
+            jit ? pcre2_jit_match_8(code, bytes.baseAddress, bytes.count, 0, 0, matchData, context)
+                : pcre2_match_8(code, bytes.baseAddress, bytes.count, 0, UInt32(PCRE2_NO_UTF_CHECK), matchData, context)
         }
         switch result {
         case _ where result >= 0: return .match

@@ -5,17 +5,33 @@ struct CompiledRule: Sendable {
         case pattern(Pattern, defaultMessage: String)
         case minLength(Int)
         case maxLength(Int)
-        case matches(fieldID: String, name: String)
+        /// The other field's id, its position in the form (fields are never removed), its name.
+        case matches(fieldID: String, position: Int, name: String)
         case custom(CustomValidator)
     }
 
+    /// The check as plain values, no references: what the keystroke path runs, retaining nothing
+    /// (the pattern stays alive through `check`).
+    enum Quick: @unchecked Sendable {
+        case required
+        case pattern(code: OpaquePointer, jit: Bool)
+        case minLength(Int)
+        case maxLength(Int)
+        /// `matches` and `custom`: run through `verdict`.
+        case other
+    }
+
     let check: Check
+    let quick: Quick
     let message: String?
+    /// What a failure says, worked out once (the custom message, else the default): for every rule
+    /// but `custom`, whose validator may word its own.
+    let failure: String
     /// The rule as it was given, for exporting the form as a spec.
     let source: Rule
 
     /// Checks `rule`'s arguments against `field` and the fields already in the form.
-    init(_ rule: Rule, for field: Field, in fields: (String) -> Field?) throws(FormError) {
+    init(_ rule: Rule, for field: Field, in fields: (String) -> (position: Int, field: Field)?) throws(FormError) {
         message = rule.message
         source = rule
         switch rule.kind {
@@ -42,9 +58,29 @@ struct CompiledRule: Sendable {
                 throw .invalidArgument("field '\(field.id)' cannot be required to match itself")
             }
             guard let other = fields(otherID) else { throw .unknownField(otherID) }
-            check = .matches(fieldID: otherID, name: other.displayName)
+            check = .matches(fieldID: otherID, position: other.position, name: other.field.displayName)
         case .custom(let validator):
             check = .custom(validator)
+        }
+        switch check {
+        case .required:
+            quick = .required
+            failure = message ?? DefaultMessages.required
+        case .pattern(let pattern, let defaultMessage):
+            quick = .pattern(code: pattern.code, jit: pattern.isJITCompiled)
+            failure = message ?? defaultMessage
+        case .minLength(let count):
+            quick = .minLength(count)
+            failure = message ?? DefaultMessages.minLength(count)
+        case .maxLength(let count):
+            quick = .maxLength(count)
+            failure = message ?? DefaultMessages.maxLength(count)
+        case .matches(_, _, let name):
+            quick = .other
+            failure = message ?? DefaultMessages.matches(name)
+        case .custom:
+            quick = .other
+            failure = message ?? DefaultMessages.custom
         }
     }
 
@@ -67,22 +103,22 @@ struct CompiledRule: Sendable {
 
     /// This rule's verdict on a non-empty value.
     func verdict(
-        on value: String, valueOf: (String) -> String?, matchContext: MatchContext
+        on value: String, valueAt: (Int) -> String?, matchContext: OpaquePointer?
     ) throws(FormError) -> Evaluation {
         switch check {
         case .pattern(let pattern, let defaultMessage):
-            switch pattern.matchWhole(value, context: matchContext) {
+            switch Pattern.matchWhole(value, code: pattern.code, jit: pattern.isJITCompiled, context: matchContext) {
             case .match: return Evaluation(.valid)
             case .noMatch: return Evaluation(.invalid(message ?? defaultMessage))
             case .limitExceeded: return Evaluation(.invalid(DefaultMessages.patternLimit), limitExceeded: true)
             case .failed(let detail): throw .internalError("PCRE2 match failed: \(detail)")
             }
         default:
-            return Evaluation(try plainVerdict(on: value, valueOf: valueOf))
+            return Evaluation(try plainVerdict(on: value, valueAt: valueAt))
         }
     }
 
-    private func plainVerdict(on value: String, valueOf: (String) -> String?) throws(FormError) -> Validity {
+    private func plainVerdict(on value: String, valueAt: (Int) -> String?) throws(FormError) -> Validity {
         switch check {
         case .required, .pattern:
             return .valid
@@ -90,8 +126,8 @@ struct CompiledRule: Sendable {
             return value.count >= count ? .valid : .invalid(message ?? DefaultMessages.minLength(count))
         case .maxLength(let count):
             return value.count <= count ? .valid : .invalid(message ?? DefaultMessages.maxLength(count))
-        case .matches(let fieldID, let name):
-            return value == valueOf(fieldID) ? .valid : .invalid(message ?? DefaultMessages.matches(name))
+        case .matches(_, let position, let name):
+            return value == valueAt(position) ? .valid : .invalid(message ?? DefaultMessages.matches(name))
         case .custom(let validator):
             let answer: CustomValidator.Verdict
             do {
@@ -122,36 +158,56 @@ extension Field {
         return bound
     }
 
-    /// The first failing rule's verdict on the current value (`.empty` for an empty value: seed 02
-    /// runs no rule on it), every rule running in the order it was added.
-    func evaluated(valueOf: (String) -> String?, matchContext: MatchContext) throws(FormError) -> Evaluation {
+    /// The first failing rule's verdict on `value` (`.empty` for an empty value: seed 02 runs no
+    /// rule on it), every rule running in the order it was added. `valueAt` gives other fields'
+    /// values by position (for `matches`).
+    func evaluation(
+        of value: String, valueAt: (Int) -> String?, matchContext: OpaquePointer?
+    ) throws(FormError) -> Evaluation {
+        try Field.evaluation(of: value, rules: rules, id: { id }, valueAt: valueAt, matchContext: matchContext)
+    }
+
+    /// `evaluation(of:...)` given the field's parts: a static function, so the keystroke path can
+    /// call it on a field it reaches through a pointer without the compiler copying the whole field.
+    static func evaluation(
+        of value: String, rules: [CompiledRule], id: () -> String, valueAt: (Int) -> String?,
+        matchContext: OpaquePointer?
+    ) throws(FormError) -> Evaluation {
         guard !value.isEmpty else { return Evaluation(.empty) }
-        for rule in rules {
-            let verdict: Evaluation
-            do {
-                verdict = try rule.verdict(on: value, valueOf: valueOf, matchContext: matchContext)
-            } catch .callbackFailed(let detail) {
-                throw .callbackFailed("custom validator of field '\(id)' failed: \(detail)")
+        // Through the buffer, so no rule is copied (retained) on the way.
+        return try rules.withUnsafeBufferPointer { (rules) throws(FormError) -> Evaluation in
+            for index in rules.indices {
+                switch rules[index].quick {
+                case .required:
+                    continue
+                case .pattern(let code, let jit):
+                    switch Pattern.matchWhole(value, code: code, jit: jit, context: matchContext) {
+                    case .match: continue
+                    case .noMatch: return Evaluation(.invalid(rules[index].failure), rule: index)
+                    case .limitExceeded:
+                        return Evaluation(.invalid(DefaultMessages.patternLimit), limitExceeded: true, rule: index)
+                    case .failed(let detail): throw .internalError("PCRE2 match failed: \(detail)")
+                    }
+                case .minLength(let count):
+                    if value.count >= count { continue }
+                    return Evaluation(.invalid(rules[index].failure), rule: index)
+                case .maxLength(let count):
+                    if value.count <= count { continue }
+                    return Evaluation(.invalid(rules[index].failure), rule: index)
+                case .other:
+                    break
+                }
+                let verdict: Evaluation
+                do throws(FormError) {
+                    verdict = try rules[index].verdict(on: value, valueAt: valueAt, matchContext: matchContext)
+                } catch .callbackFailed(let detail) {
+                    throw .callbackFailed("custom validator of field '\(id())' failed: \(detail)")
+                }
+                if verdict.validity != .valid {
+                    return Evaluation(verdict.validity, limitExceeded: verdict.limitExceeded, rule: index)
+                }
             }
-            if verdict.validity != .valid { return verdict }
-        }
-        return Evaluation(.valid)
-    }
-
-    /// This field with its verdict re-run on its current value.
-    func reevaluated(valueOf: (String) -> String?, matchContext: MatchContext) throws(FormError) -> Field {
-        var updated = self
-        let evaluation = try evaluated(valueOf: valueOf, matchContext: matchContext)
-        updated.outcome = evaluation.validity
-        updated.limitExceeded = evaluation.limitExceeded
-        return updated
-    }
-
-    /// Whether a rule of this field compares it with `fieldID`.
-    func dependsOn(_ fieldID: String) -> Bool {
-        rules.contains { rule in
-            if case .matches(let other, _) = rule.check { return other == fieldID }
-            return false
+            return Evaluation(.valid)
         }
     }
 }

@@ -3,9 +3,12 @@ struct Evaluation: Equatable, Sendable {
     let validity: Validity
     /// A pattern hit its match limits: the value was not judged, only refused.
     let limitExceeded: Bool
+    /// Index of the rule that failed, when `validity` is invalid.
+    let rule: Int?
 
-    init(_ validity: Validity, limitExceeded: Bool = false) {
+    init(_ validity: Validity, limitExceeded: Bool = false, rule: Int? = nil) {
         self.validity = validity
         self.limitExceeded = limitExceeded
+        self.rule = rule
     }
 }

@@ -11,9 +11,37 @@ public struct FieldState: Equatable, Hashable, Sendable {
     public let touched: Bool
     /// The current verdict is "This value is too complex to check": a pattern hit its match limits.
     public let limitExceeded: Bool
+    /// Index (order of addition) of the rule whose message `message` is; nil unless invalid.
+    public let failingRule: Int?
 
     public var phase: Phase { input.phase }
     public var validity: Validity { input.validity }
     /// The message of the input validity (what seed 02's view prints), else nil.
     public var message: String? { input.validity.message }
+
+    /// Reads the field member by member through the pointer (a borrow: only the strings kept here
+    /// are retained, the field is not copied).
+    init(_ field: UnsafePointer<Field>) {
+        id = field.pointee.id
+        label = field.pointee.label
+        value = field.pointee.value
+        input = field.pointee.input
+        touched = field.pointee.touched
+        limitExceeded = field.pointee.limitExceeded
+        let empty = value.isEmpty
+        let required = field.pointee.requiredMessage
+        // Seed 03's surfacing rule (Field.display), from the members already read.
+        if !touched {
+            display = .none
+        } else if empty {
+            display = required.map(DisplayState.error) ?? .none
+        } else {
+            switch field.pointee.outcome {
+            case .empty: display = .none
+            case .valid: display = .valid
+            case .invalid(let message): display = .error(message)
+            }
+        }
+        failingRule = input.validity.message == nil ? nil : (empty ? field.pointee.requiredRule : field.pointee.failingRule)
+    }
 }

@@ -12,6 +12,12 @@ extension Field {
         return .idle
     }
 
+    /// Re-derives `input` in place in the given stage (the same as `input = inputState(focused:)`,
+    /// without copying the field to call a method on it).
+    mutating func rejudge(focused: Bool) {
+        input = inputState(focused: focused)
+    }
+
     /// Whether the field's input state has been worked out by an event: it was touched or has left
     /// idle. A change elsewhere (a new rule, the field a `matches` rule names, new limits) re-judges
     /// such a field in its current stage, but leaves a never-judged idle field idle.
@@ -34,5 +40,14 @@ extension Field {
         case .valid: return .valid
         case .invalid(let message): return .error(message)
         }
+    }
+}
+
+extension Field {
+    /// Index of the rule whose message the input validity carries (`required` for an empty
+    /// required field in the strict stage), nil unless the input validity is invalid.
+    var inputFailingRule: Int? {
+        guard input.validity.message != nil else { return nil }
+        return value.isEmpty ? requiredRule : failingRule
     }
 }

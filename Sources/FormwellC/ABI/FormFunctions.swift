@@ -5,7 +5,11 @@ import Formwell
 @c public func fw_form_create(_ out_form: UnsafeMutablePointer<OpaquePointer?>?) -> fw_status {
     abiCall { () throws(ABIFailure) in
         guard let out_form else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument 'out_form' is NULL") }
-        out_form.pointee = FormRegistry.shared.register(Form())
+        guard let handle = FormTable.shared.register(Form()) else {
+            out_form.pointee = nil
+            throw ABIFailure(.FW_ERR_INTERNAL, "too many live forms (16,777,215 at once)")
+        }
+        out_form.pointee = handle
     }
 }
 
@@ -14,11 +18,7 @@ import Formwell
 @c public func fw_form_free(_ form: OpaquePointer?) -> fw_status {
     abiCall { () throws(ABIFailure) in
         guard form != nil else { return }
-        let slot = try FormRegistry.shared.slot(form)
-        if let thread = ThreadState.current, thread.activeForms.contains(slot.id) {
-            throw ABIFailure(.FW_ERR_BUSY, "a custom validator tried to free the form it is validating")
-        }
-        _ = try FormRegistry.shared.remove(form)
+        try freeForm(form)
     }
 }
 
@@ -84,6 +84,19 @@ import Formwell
     }
 }
 
+/// Stores the form's PCRE2 limits (see fw_form_set_match_limits) in the non-NULL out-parameters.
+@c public func fw_form_match_limits(
+    _ form: OpaquePointer?, _ out_match_limit: UnsafeMutablePointer<UInt32>?,
+    _ out_depth_limit: UnsafeMutablePointer<UInt32>?, _ out_heap_limit_kib: UnsafeMutablePointer<UInt32>?
+) -> fw_status {
+    abiCall { () throws(ABIFailure) in
+        let limits = try withForm(form) { (form: inout Form) throws(ABIFailure) in form.matchLimits }
+        out_match_limit?.pointee = limits.matchLimit
+        out_depth_limit?.pointee = limits.depthLimit
+        out_heap_limit_kib?.pointee = limits.heapLimitKiB
+    }
+}
+
 /// Stores in *out_valid whether every field passes its strict rules on its current value, touched
 /// or not (what a submit button's enabled state needs). Runs no validator.
 @c public func fw_form_is_valid(_ form: OpaquePointer?, _ out_valid: UnsafeMutablePointer<Bool>?) -> fw_status {
@@ -131,7 +144,7 @@ import Formwell
 
 /// The number of forms created and not yet freed in this process (for leak checks in tests and bindings).
 @c public func fw_form_live_count() -> UInt {
-    UInt(FormRegistry.shared.liveCount)
+    UInt(FormTable.shared.liveCount)
 }
 
 /// Produces a string under the form's lock and copies it out after the lock is released.

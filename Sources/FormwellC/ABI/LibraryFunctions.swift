@@ -22,7 +22,7 @@ let formwellABIVersion: Int32 = 1
 
 /// The status of the calling thread's last Formwell call (FW_OK after a success).
 @c public func fw_last_error_code() -> fw_status {
-    ThreadState.current?.status ?? .FW_OK
+    ThreadState.current?.pointee.status ?? .FW_OK
 }
 
 /// Copies the detail message of the calling thread's last failed call into buf ("" after a success),
@@ -30,7 +30,7 @@ let formwellABIVersion: Int32 = 1
 @c public func fw_last_error_message(
     _ buf: UnsafeMutablePointer<CChar>?, _ buf_size: UInt, _ out_length: UnsafeMutablePointer<UInt>?
 ) -> fw_status {
-    let message = ThreadState.current?.message ?? "per-thread error storage is unavailable"
+    let message = ThreadState.current?.pointee.message ?? "per-thread error storage is unavailable"
     do {
         try CStringOutput.write(message, to: buf, capacity: buf_size, length: out_length)
         return .FW_OK
@@ -43,7 +43,7 @@ let formwellABIVersion: Int32 = 1
 /// (FW_ERR_INVALID_PATTERN, or FW_ERR_INVALID_SPEC when PCRE2 refused a spec's pattern) or of the first
 /// bad byte (FW_ERR_INVALID_UTF8); -1 when there is none.
 @c public func fw_last_error_offset() -> Int64 {
-    ThreadState.current?.offset ?? -1
+    ThreadState.current?.pointee.offset ?? -1
 }
 
 private func staticCString(_ text: StaticString) -> UnsafePointer<CChar> {

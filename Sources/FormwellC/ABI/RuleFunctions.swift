@@ -1,20 +1,5 @@
+import CFormwellTypes
 import Formwell
-
-/// A custom validator. Called with the context given to fw_field_add_custom, the field's non-empty
-/// value (NUL-terminated valid UTF-8) and its length in bytes. Returns an fw_verdict. On
-/// FW_VERDICT_INVALID it may set *out_message to a NUL-terminated message, which the library copies
-/// as soon as the function returns (invalid UTF-8 is replaced by U+FFFD). The field's message is the
-/// `message` given when the rule was added if there was one, else *out_message, else "Invalid value".
-/// Any other return value counts as FW_VERDICT_ERROR.
-/// It runs under the form's lock, and its own calls never wait for a lock: a call on the same form,
-/// or on a form another thread is using, returns FW_ERR_BUSY (so validators can never deadlock).
-public typealias fw_validate_fn = @convention(c) (
-    _ context: UnsafeMutableRawPointer?, _ value: UnsafePointer<CChar>?, _ value_length: UInt,
-    _ out_message: UnsafeMutablePointer<UnsafePointer<CChar>?>?
-) -> Int32
-
-/// Releases a custom validator's context when the form owning the rule is freed.
-public typealias fw_destroy_fn = @convention(c) (_ context: UnsafeMutableRawPointer?) -> Void
 
 // Every rule function appends one rule to a field; rules run in the order they were added and the
 // first failure wins. message: replaces the rule's default message (NULL: the default).
@@ -95,6 +80,32 @@ public typealias fw_destroy_fn = @convention(c) (_ context: UnsafeMutableRawPoin
         .custom(CustomValidator { value in try validator.check(value) })
     }
     if status == .FW_OK { validator.ownsContext = true }
+    return status
+}
+
+/// Adds a field and its rules in one step, all or nothing: when any rule is refused (a bad pattern,
+/// a bad length, an unknown matches target, a custom validator failing on the initial value) the form
+/// is unchanged and the caller keeps every custom rule's context; on success the form owns them.
+/// field_id, label, initial_value: as fw_form_add_field. rules: rule_count fw_rule elements (NULL
+/// when rule_count is 0), each with size = sizeof(fw_rule); they run in array order.
+@c public func fw_form_add_field_with_rules(
+    _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ label: UnsafePointer<CChar>?,
+    _ initial_value: UnsafePointer<CChar>?, _ rules: UnsafePointer<fw_rule>?, _ rule_count: UInt
+) -> fw_status {
+    var validators: [CValidator] = []
+    let status = abiCall { () throws(ABIFailure) in
+        let id = try CStringInput.required(field_id, "field_id")
+        let label = try CStringInput.optional(label, "label")
+        let initial = try CStringInput.optional(initial_value, "initial_value") ?? ""
+        let decoded = try RuleDecoder.decode(rules, count: rule_count)
+        validators = decoded.validators
+        try withForm(form) { (form: inout Form) throws(ABIFailure) in
+            try engine { () throws(FormError) in
+                try form.addField(id, label: label, initialValue: initial, rules: decoded.rules)
+            }
+        }
+    }
+    if status == .FW_OK { for validator in validators { validator.ownsContext = true } }
     return status
 }
 

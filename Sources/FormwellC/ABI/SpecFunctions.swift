@@ -1,3 +1,4 @@
+import CFormwellTypes
 import Formwell
 
 // A form spec is JSON text (schema: schema/form-spec.schema.json): {"formwell": 1, "fields": [...]},

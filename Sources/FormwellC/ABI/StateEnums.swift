@@ -69,3 +69,23 @@ extension fw_display {
         }
     }
 }
+
+extension fw_validity {
+    init(_ kind: StateSummary.ValidityKind) {
+        switch kind {
+        case .empty: self = .FW_VALIDITY_EMPTY
+        case .valid: self = .FW_VALIDITY_VALID
+        case .invalid: self = .FW_VALIDITY_INVALID
+        }
+    }
+}
+
+extension fw_display {
+    init(_ kind: StateSummary.DisplayKind) {
+        switch kind {
+        case .none: self = .FW_DISPLAY_NONE
+        case .valid: self = .FW_DISPLAY_VALID
+        case .error: self = .FW_DISPLAY_ERROR
+        }
+    }
+}

@@ -40,10 +40,10 @@ struct ABIFailure: Error {
 func abiCall(_ body: () throws(ABIFailure) -> Void) -> fw_status {
     do {
         try body()
-        ThreadState.current?.record(status: .FW_OK, message: "", offset: -1)
+        ThreadState.current?.pointee.record(status: .FW_OK, message: "", offset: -1)
         return .FW_OK
     } catch {
-        ThreadState.current?.record(status: error.status, message: error.message, offset: error.offset)
+        ThreadState.current?.pointee.record(status: error.status, message: error.message, offset: error.offset)
         return error.status
     }
 }

@@ -1,3 +1,4 @@
+import CFormwellTypes
 import Formwell
 #if canImport(Glibc)
 import Glibc
@@ -30,7 +31,7 @@ final class CValidator: @unchecked Sendable {
     func check(_ value: String) throws(CallbackError) -> CustomValidator.Verdict {
         var message: UnsafePointer<CChar>?
         let verdict = value.withCString { text in
-            validate(context, text, UInt(value.utf8.count), &message)
+            validate(context, text, value.utf8.count, &message)
         }
         let text = message.map { String(cString: $0) }
         switch verdict {

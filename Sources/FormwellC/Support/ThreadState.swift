@@ -6,29 +6,35 @@ import Musl
 
 /// Per-thread storage: the last call's outcome (so one thread's errors never overwrite another's)
 /// and the forms this thread is inside of (to refuse re-entrant calls instead of deadlocking).
-final class ThreadState {
+///
+/// A plain struct reached through a pointer rather than a class: every call touches it, and a class
+/// would cost a retain, a release and a dynamic exclusivity check each time.
+struct ThreadState {
     private(set) var status: fw_status = .FW_OK
     private(set) var message = ""
     private(set) var offset: Int64 = -1
+    /// Handles of the forms whose lock this thread holds, innermost last.
     var activeForms: [UInt] = []
 
-    func record(status: fw_status, message: String, offset: Int64) {
+    mutating func record(status: fw_status, message: String, offset: Int64) {
+        // Successes repeat on every call: skip the stores when nothing changes.
+        if status == .FW_OK && self.status == .FW_OK && self.message.isEmpty && self.offset == -1 { return }
         self.status = status
         self.message = message
         self.offset = offset
     }
 
-    /// This thread's state, created on first use and released when the thread exits.
-    /// nil only if the system ran out of thread-specific keys.
-    static var current: ThreadState? {
+    /// This thread's state, created on first use and freed when the thread exits.
+    /// nil only if the system ran out of memory or thread-specific keys.
+    static var current: UnsafeMutablePointer<ThreadState>? {
         guard let key = threadStateKey else { return nil }
-        if let raw = pthread_getspecific(key) {
-            return Unmanaged<ThreadState>.fromOpaque(raw).takeUnretainedValue()
-        }
-        let state = ThreadState()
-        let raw = Unmanaged.passRetained(state).toOpaque()
-        guard pthread_setspecific(key, raw) == 0 else {
-            Unmanaged<ThreadState>.fromOpaque(raw).release()
+        if let raw = pthread_getspecific(key) { return raw.assumingMemoryBound(to: ThreadState.self) }
+        let state = UnsafeMutablePointer<ThreadState>.allocate(capacity: 1)
+        state.initialize(to: ThreadState())
+        state.pointee.activeForms.reserveCapacity(4)
+        guard pthread_setspecific(key, state) == 0 else {
+            state.deinitialize(count: 1)
+            state.deallocate()
             return nil
         }
         return state
@@ -38,8 +44,9 @@ final class ThreadState {
 private let threadStateKey: pthread_key_t? = {
     var key = pthread_key_t()
     let created = pthread_key_create(&key) { raw in
-        guard let raw else { return }
-        Unmanaged<ThreadState>.fromOpaque(raw).release()
+        guard let state = raw?.assumingMemoryBound(to: ThreadState.self) else { return }
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
     return created == 0 ? key : nil
 }()

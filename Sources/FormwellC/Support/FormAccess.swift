@@ -1,0 +1,81 @@
+import Formwell
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Runs `body` on the form behind `handle`, under that form's own lock.
+///
+/// A thread that already holds a form's lock is inside a custom validator. Its calls never wait for
+/// a lock: the same form is refused with FW_ERR_BUSY, and so is another form in use by another
+/// thread. Waiting there could deadlock (two validators, each calling the other's form). Threads
+/// holding no form lock wait as usual, and cannot be part of a cycle.
+func withForm<T>(_ handle: OpaquePointer?, _ body: (inout Form) throws(ABIFailure) -> T) throws(ABIFailure) -> T {
+    let (slot, form) = try lockForm(handle, purpose: "use")
+    let id = UInt(bitPattern: handle)
+    let thread = ThreadState.current
+    thread?.pointee.activeForms.append(id)
+    defer {
+        thread?.pointee.activeForms.removeLast()
+        pthread_mutex_unlock(slot.pointee.lock)
+    }
+    return try body(&form.pointee)
+}
+
+/// `withForm` for the hot read paths: the form as a pointer, so reading it copies nothing.
+func withFormPointer<T>(
+    _ handle: OpaquePointer?, _ body: (UnsafeMutablePointer<Form>) throws(ABIFailure) -> T
+) throws(ABIFailure) -> T {
+    let (slot, form) = try lockForm(handle, purpose: "use")
+    let id = UInt(bitPattern: handle)
+    let thread = ThreadState.current
+    thread?.pointee.activeForms.append(id)
+    defer {
+        thread?.pointee.activeForms.removeLast()
+        pthread_mutex_unlock(slot.pointee.lock)
+    }
+    return try body(form)
+}
+
+/// Frees the form behind `handle`. Its custom validators' destructors run after every lock is released.
+func freeForm(_ handle: OpaquePointer?) throws(ABIFailure) {
+    guard let (_, index, _) = FormTable.shared.locate(handle) else { throw invalidHandle(handle) }
+    let (slot, _) = try lockForm(handle, purpose: "free")
+    let (form, reusable) = FormTable.shared.retire(slot)
+    pthread_mutex_unlock(slot.pointee.lock)
+    if reusable { FormTable.shared.recycle(index) }
+    form?.deinitialize(count: 1)
+    form?.deallocate()
+}
+
+/// Locks the slot of a live handle and answers it with its form; throws (holding no lock) otherwise.
+private func lockForm(
+    _ handle: OpaquePointer?, purpose: String
+) throws(ABIFailure) -> (UnsafeMutablePointer<FormSlot>, UnsafeMutablePointer<Form>) {
+    guard let (slot, _, generation) = FormTable.shared.locate(handle) else { throw invalidHandle(handle) }
+    let id = UInt(bitPattern: handle)
+    let thread = ThreadState.current
+    if let thread, !thread.pointee.activeForms.isEmpty {
+        if thread.pointee.activeForms.contains(id) {
+            throw ABIFailure(.FW_ERR_BUSY, purpose == "free"
+                ? "a custom validator tried to free the form it is validating"
+                : "a custom validator called back into the form it is validating")
+        }
+        guard pthread_mutex_trylock(slot.pointee.lock) == 0 else {
+            throw ABIFailure(.FW_ERR_BUSY, "a custom validator called a form that another thread is using")
+        }
+    } else {
+        pthread_mutex_lock(slot.pointee.lock)
+    }
+    guard slot.pointee.generation == generation, let form = slot.pointee.form else {
+        pthread_mutex_unlock(slot.pointee.lock)
+        throw invalidHandle(handle)
+    }
+    return (slot, form)
+}
+
+private func invalidHandle(_ handle: OpaquePointer?) -> ABIFailure {
+    guard handle != nil else { return ABIFailure(.FW_ERR_INVALID_HANDLE, "form handle is NULL") }
+    return ABIFailure(.FW_ERR_INVALID_HANDLE, "form handle was freed or never issued by fw_form_create")
+}

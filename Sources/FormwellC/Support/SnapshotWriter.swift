@@ -1,0 +1,84 @@
+import CFormwellTypes
+import Formwell
+
+/// Fills caller-owned fw_snapshot structs and copies their texts into the caller's buffer.
+/// Runs under the form's lock, so the struct and the texts always describe the same moment.
+enum SnapshotWriter {
+    /// The first version's struct: the smallest `size` a caller may declare.
+    static let minimumSize = MemoryLayout<fw_snapshot>.size
+
+    /// The size the caller declared in `snapshot.size`, checked.
+    static func declaredSize(_ snapshot: UnsafeMutablePointer<fw_snapshot>?) throws(ABIFailure) -> Int {
+        guard let snapshot else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument 'snapshot' is NULL") }
+        let size = snapshot.pointee.size
+        guard size >= minimumSize, size <= Int(Int32.max), size % MemoryLayout<fw_snapshot>.alignment == 0 else {
+            throw ABIFailure(.FW_ERR_INVALID_ARGUMENT,
+                             "snapshot size \(size) is not sizeof(fw_snapshot) (\(minimumSize) or more, a multiple of \(MemoryLayout<fw_snapshot>.alignment))")
+        }
+        return size
+    }
+
+    /// The caller's text buffer, consumed front to back.
+    struct TextBuffer {
+        let base: UnsafeMutablePointer<CChar>?
+        let capacity: Int
+        var used = 0
+        /// Bytes every text written so far needed, copied or not.
+        var needed = 0
+        /// A text did not fit, so it and every later text were not copied.
+        var overflowed = false
+
+        init(_ base: UnsafeMutablePointer<CChar>?, _ capacity: UInt) throws(ABIFailure) {
+            if base == nil && capacity != 0 {
+                throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "buf is NULL but its size is \(capacity)")
+            }
+            self.base = base
+            self.capacity = Int(clamping: capacity)
+        }
+
+        /// Copies `bytes` and a NUL if they fit (and nothing before them overflowed); answers where
+        /// they went, or nil.
+        mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafePointer<CChar>? {
+            needed += bytes.count + 1
+            guard let base else { return nil }
+            guard !overflowed, bytes.count < capacity - used else {
+                overflowed = true
+                return nil
+            }
+            let start = base + used
+            if let source = bytes.baseAddress {
+                UnsafeMutableRawPointer(start).copyMemory(from: source, byteCount: bytes.count)
+            }
+            start[bytes.count] = 0
+            used += bytes.count + 1
+            return UnsafePointer(start)
+        }
+    }
+
+    /// Writes the state of the field at `index` into `out` (keeping the caller's `size`) and its
+    /// texts into `texts`.
+    static func write(_ form: UnsafePointer<Form>, index: Int, to out: UnsafeMutablePointer<fw_snapshot>,
+                      texts: inout TextBuffer) throws(FormError) {
+        let size = out.pointee.size
+        try Form.readState(of: form, at: index) { state, message, shown, value in
+            let before = texts.needed
+            var snapshot = fw_snapshot()
+            snapshot.size = size
+            snapshot.index = index
+            snapshot.phase = fw_phase(state.phase).rawValue
+            snapshot.validity = fw_validity(state.validity).rawValue
+            snapshot.display = fw_display(state.display).rawValue
+            snapshot.failing_rule = Int32(clamping: state.failingRule ?? -1)
+            snapshot.touched = state.touched
+            snapshot.limit_exceeded = state.limitExceeded
+            snapshot.message_length = message.count
+            snapshot.display_message_length = shown.count
+            snapshot.value_length = value.count
+            snapshot.message = texts.append(message)
+            snapshot.display_message = texts.append(shown)
+            snapshot.value = texts.append(value)
+            snapshot.text_size = texts.needed - before
+            out.pointee = snapshot
+        }
+    }
+}
