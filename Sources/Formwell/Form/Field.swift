@@ -3,7 +3,8 @@ struct Field: Sendable {
     let id: String
     let label: String?
     let initialValue: String
-    private(set) var rules: [CompiledRule] = []
+    /// Appended to only through `append` (which keeps `requiredRule`); settable here for `withRules`.
+    var rules: [CompiledRule] = []
     var value: String
     /// The verdict of every rule but `required` on `value` (`.empty` when the value is empty),
     /// refreshed by each event so that queries never run a validator.
@@ -12,7 +13,9 @@ struct Field: Sendable {
     var failingRule: Int?
     /// Whether `outcome` comes from a pattern that hit its match limits.
     var limitExceeded = false
-    var input: InputState = .idle
+    /// The phase the last judgement put the field in; `input` derives the rest from the stored
+    /// verdict (kept apart so an event stores no second copy of the message).
+    var phase: Phase = .idle
     var touched = false
     /// Index of the first `required` rule and its message, kept when rules are added (every event
     /// and query reads them); nil when the field is optional.

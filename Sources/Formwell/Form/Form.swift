@@ -46,7 +46,7 @@ public struct Form: Sendable {
         let compiled = try CompiledRule(rule, for: field, in: fieldAndPosition)
         field.append(compiled)
         field.store(try field.evaluation(of: field.value, valueAt: currentValue, matchContext: matchContext.pointer))
-        if field.isJudged { field.input = field.inputState(focused: position == focusedPosition) }
+        if field.isJudged { field.rejudge(focused: position == focusedPosition) }
         fields[position] = field
         for target in Form.matchedPositions([compiled]) where !fields[target].dependents.contains(position) {
             fields[target].dependents.append(position)
@@ -106,27 +106,28 @@ public struct Form: Sendable {
     /// `setValue(_:for:)` for the field at `index`: re-judges that field and its dependents only.
     public mutating func setValue(_ value: String, at index: Int) throws(FormError) {
         let context = matchContext.pointer
-        // Fields are reached through pointers (borrows) rather than `fields[i]` (a copy of every
-        // member, each a retain): this is the keystroke path.
-        let (own, hasDependents) = try fields.withUnsafeBufferPointer { (buffer) throws(FormError) in
-            let field = try Form.field(index, in: buffer)
-            // (Closures passed inline: a closure stored in a local is escaping, a heap allocation.)
-            let own = try Field.evaluation(
-                of: value, rules: field.pointee.rules, id: { field.pointee.id },
-                valueAt: { buffer.indices.contains($0) ? buffer[$0].value : nil }, matchContext: context)
-            return (own, !field.pointee.dependents.isEmpty)
-        }
-        guard hasDependents else {
-            let focused = index == focusedPosition
-            fields.withUnsafeMutableBufferPointer { buffer in
-                guard let base = buffer.baseAddress, buffer.indices.contains(index) else { return }
-                let field = base + index
-                field.pointee.value = value
-                field.pointee.store(own)
-                field.pointee.rejudge(focused: focused)
+        let focused = index == focusedPosition
+        // The keystroke path: fields and rules are reached through pointers into storage borrowed
+        // for writing (a non-mutating borrow of a stored array made the compiler copy it, a retain);
+        // a field with no dependents is updated in place in the same pass.
+        let deferred = try fields.withUnsafeMutableBufferPointer { (buffer) throws(FormError) -> Evaluation? in
+            guard let base = buffer.baseAddress, buffer.indices.contains(index) else {
+                throw .invalidArgument("field index \(index) is out of range (\(buffer.count) fields)")
             }
-            return
+            let field = base + index
+            // (Closures passed inline: a closure stored in a local is escaping, a heap allocation.)
+            let own = try field.pointee.withRules { (rules) throws(FormError) in
+                try Field.evaluation(
+                    of: value, rules: rules, id: { field.pointee.id },
+                    valueAt: { buffer.indices.contains($0) ? buffer[$0].value : nil }, matchContext: context)
+            }
+            guard field.pointee.dependents.isEmpty else { return own }
+            field.pointee.value = value
+            field.pointee.store(own)
+            field.pointee.rejudge(focused: focused)
+            return nil
         }
+        guard let own = deferred else { return }
         let valueAt: (Int) -> String? = { position in position == index ? value : self.currentValue(position) }
         var updates: [(Int, Evaluation)] = []
         for dependent in fields[index].dependents where dependent != index {
@@ -134,11 +135,11 @@ public struct Form: Sendable {
         }
         fields[index].value = value
         fields[index].store(own)
-        fields[index].input = fields[index].inputState(focused: index == focusedPosition)
+        fields[index].rejudge(focused: index == focusedPosition)
         for (dependent, evaluation) in updates {
             fields[dependent].store(evaluation)
             if fields[dependent].isJudged {
-                fields[dependent].input = fields[dependent].inputState(focused: dependent == focusedPosition)
+                fields[dependent].rejudge(focused: dependent == focusedPosition)
             }
         }
     }
@@ -173,7 +174,7 @@ public struct Form: Sendable {
             fields[index].value = values[index]
             fields[index].store(evaluations[index])
             fields[index].touched = true
-            fields[index].input = fields[index].inputState(focused: false)
+            fields[index].rejudge(focused: false)
         }
         focusedPosition = nil
         return isValid
@@ -185,7 +186,7 @@ public struct Form: Sendable {
         for index in fields.indices {
             fields[index].value = fields[index].initialValue
             fields[index].store(evaluations[index])
-            fields[index].input = .idle
+            fields[index].phase = .idle
             fields[index].touched = false
         }
         focusedPosition = nil
@@ -208,7 +209,7 @@ public struct Form: Sendable {
         matchContext = context
         for (index, evaluation) in evaluations.enumerated() {
             fields[index].store(evaluation)
-            if fields[index].isJudged { fields[index].input = fields[index].inputState(focused: index == focusedPosition) }
+            if fields[index].isJudged { fields[index].rejudge(focused: index == focusedPosition) }
         }
     }
 
@@ -256,19 +257,30 @@ public struct Form: Sendable {
     /// Not generic (a generic public function runs unspecialized from another module): `body`
     /// stores what it needs.
     public static func readState(
-        of form: UnsafePointer<Form>, at index: Int,
+        of form: UnsafeMutablePointer<Form>, at index: Int,
         _ body: (StateSummary, _ message: UnsafeBufferPointer<UInt8>, _ displayMessage: UnsafeBufferPointer<UInt8>,
                  _ value: UnsafeBufferPointer<UInt8>) -> Void
     ) throws(FormError) {
-        try form.pointee.fields.withUnsafeBufferPointer { (buffer) throws(FormError) in
-            let field = try Form.field(index, in: buffer)
+        // Borrowed for writing (nothing is written): a read-only borrow of the stored array made the
+        // compiler copy it (a retain) first.
+        try form.pointee.fields.withUnsafeMutableBufferPointer { (buffer) throws(FormError) in
+            let field = try Form.field(index, in: UnsafeBufferPointer(buffer))
             let touched = field.pointee.touched
+            let phase = field.pointee.phase
+            let empty = field.pointee.value.isEmpty
             var message = ""
-            let validity: StateSummary.ValidityKind
-            switch field.pointee.input {
-            case .idle, .focused(.empty), .inactive(.empty): validity = .empty
-            case .focused(.valid), .inactive(.valid): validity = .valid
-            case .focused(.invalid(let text)), .inactive(.invalid(let text)): validity = .invalid; message = text
+            var validity = StateSummary.ValidityKind.empty
+            switch phase {
+            case .idle: break
+            case .focused where empty: break
+            case .inactive where empty:
+                if let required = field.pointee.requiredMessage { validity = .invalid; message = required }
+            case .focused, .inactive:
+                switch field.pointee.outcome {
+                case .empty: break
+                case .valid: validity = .valid
+                case .invalid(let text): validity = .invalid; message = text
+                }
             }
             // Seed 03's surfacing rule (Field.display) without building a DisplayState.
             var shown = ""
@@ -286,12 +298,21 @@ public struct Form: Sendable {
             }
             let failing = validity != .invalid ? nil
                 : (field.pointee.value.isEmpty ? field.pointee.requiredRule : field.pointee.failingRule)
-            let summary = StateSummary(phase: field.pointee.input.phase, validity: validity, display: display,
+            let summary = StateSummary(phase: phase, validity: validity, display: display,
                                        touched: touched, limitExceeded: field.pointee.limitExceeded,
                                        failingRule: failing)
-            var value = field.pointee.value
-            return message.withUTF8 { message in
-                shown.withUTF8 { shown in value.withUTF8 { value in body(summary, message, shown, value) } }
+            message.withUTF8 { message in
+                shown.withUTF8 { shown in
+                    // The value is borrowed in place (no copy, no retain) when its storage is
+                    // contiguous, as every string Formwell stores is.
+                    let done: Void? = field.pointee.value.utf8.withContiguousStorageIfAvailable { value in
+                        body(summary, message, shown, value)
+                    }
+                    if done == nil {
+                        var value = field.pointee.value
+                        value.withUTF8 { value in body(summary, message, shown, value) }
+                    }
+                }
             }
         }
     }
@@ -371,6 +392,6 @@ public struct Form: Sendable {
     private mutating func judge(_ index: Int, _ evaluation: Evaluation, touch: Bool, focused: Bool) {
         fields[index].store(evaluation)
         if touch { fields[index].touched = true }
-        fields[index].input = fields[index].inputState(focused: focused)
+        fields[index].rejudge(focused: focused)
     }
 }

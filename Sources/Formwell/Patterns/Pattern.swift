@@ -55,13 +55,18 @@ public final class Pattern: @unchecked Sendable {
         guard let matchData = MatchData.forCurrentThread() else {
             return .failed("out of memory for match data")
         }
-        var subject = value
         // Swift strings are valid UTF-8, so PCRE2's own UTF check would only repeat work; the JIT
         // entry point skips the interpreter's argument checks (and honours the match limit).
-        let result = subject.withUTF8 { bytes in
+        let match = { (bytes: UnsafeBufferPointer<UInt8>) -> Int32 in
             jit ? pcre2_jit_match_8(code, bytes.baseAddress, bytes.count, 0, 0, matchData, context)
                 : pcre2_match_8(code, bytes.baseAddress, bytes.count, 0, UInt32(PCRE2_NO_UTF_CHECK), matchData, context)
         }
+        // Borrowing the storage (no copy of the string, so no retain); a non-contiguous string
+        // (never one Formwell makes) is copied first.
+        let result = value.utf8.withContiguousStorageIfAvailable(match) ?? {
+            var subject = value
+            return subject.withUTF8(match)
+        }()
         switch result {
         case _ where result >= 0: return .match
         case PCRE2_ERROR_NOMATCH: return .noMatch

@@ -164,18 +164,30 @@ extension Field {
     func evaluation(
         of value: String, valueAt: (Int) -> String?, matchContext: OpaquePointer?
     ) throws(FormError) -> Evaluation {
-        try Field.evaluation(of: value, rules: rules, id: { id }, valueAt: valueAt, matchContext: matchContext)
+        try rules.withUnsafeBufferPointer { (rules) throws(FormError) in
+            try Field.evaluation(of: value, rules: rules, id: { id }, valueAt: valueAt, matchContext: matchContext)
+        }
+    }
+
+    /// The rules as a buffer, borrowed in place (a mutating method, so a field reached through a
+    /// pointer is not copied first; nothing is changed).
+    mutating func withRules<R>(
+        _ body: (UnsafeBufferPointer<CompiledRule>) throws(FormError) -> R
+    ) throws(FormError) -> R {
+        try rules.withUnsafeMutableBufferPointer { (rules) throws(FormError) -> R in
+            try body(UnsafeBufferPointer(rules))
+        }
     }
 
     /// `evaluation(of:...)` given the field's parts: a static function, so the keystroke path can
     /// call it on a field it reaches through a pointer without the compiler copying the whole field.
     static func evaluation(
-        of value: String, rules: [CompiledRule], id: () -> String, valueAt: (Int) -> String?,
+        of value: String, rules: UnsafeBufferPointer<CompiledRule>, id: () -> String, valueAt: (Int) -> String?,
         matchContext: OpaquePointer?
     ) throws(FormError) -> Evaluation {
         guard !value.isEmpty else { return Evaluation(.empty) }
         // Through the buffer, so no rule is copied (retained) on the way.
-        return try rules.withUnsafeBufferPointer { (rules) throws(FormError) -> Evaluation in
+        do {
             for index in rules.indices {
                 switch rules[index].quick {
                 case .required:

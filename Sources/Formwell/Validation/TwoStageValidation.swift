@@ -1,27 +1,28 @@
 /// Seed 02's two stages and seed 03's surfacing rules, as pure functions of a field's stored verdict.
 extension Field {
-    /// Stage 1 (focused, lenient): empty reads `.empty`, `required` is skipped, else the rules' verdict.
-    /// Stage 2 (not focused, strict): empty and required is invalid, empty otherwise idle,
-    /// else the rules' verdict.
-    func inputState(focused: Bool) -> InputState {
-        if focused {
-            return .focused(value.isEmpty ? .empty : outcome)
+    /// Seeds 01/02's input state: the phase with its validity. Stage 1 (focused, lenient): empty
+    /// reads `.empty`, `required` is skipped, else the rules' verdict. Stage 2 (inactive, strict):
+    /// empty and required is invalid, else the rules' verdict.
+    var input: InputState {
+        switch phase {
+        case .idle: return .idle
+        case .focused: return .focused(value.isEmpty ? .empty : outcome)
+        case .inactive:
+            guard value.isEmpty else { return .inactive(outcome) }
+            return .inactive(requiredMessage.map(Validity.invalid) ?? .empty)
         }
-        guard value.isEmpty else { return .inactive(outcome) }
-        if let message = requiredMessage { return .inactive(.invalid(message)) }
-        return .idle
     }
 
-    /// Re-derives `input` in place in the given stage (the same as `input = inputState(focused:)`,
-    /// without copying the field to call a method on it).
+    /// Judges the field in place in the given stage: focused (stage 1) or not (stage 2, where an
+    /// empty optional field is idle).
     mutating func rejudge(focused: Bool) {
-        input = inputState(focused: focused)
+        phase = focused ? .focused : (!value.isEmpty || requiredMessage != nil ? .inactive : .idle)
     }
 
     /// Whether the field's input state has been worked out by an event: it was touched or has left
     /// idle. A change elsewhere (a new rule, the field a `matches` rule names, new limits) re-judges
     /// such a field in its current stage, but leaves a never-judged idle field idle.
-    var isJudged: Bool { touched || input != .idle }
+    var isJudged: Bool { touched || phase != .idle }
 
     /// The strict verdict on the current value: what a submit decides, touched or not.
     var strictVerdict: Validity {
@@ -47,7 +48,7 @@ extension Field {
     /// Index of the rule whose message the input validity carries (`required` for an empty
     /// required field in the strict stage), nil unless the input validity is invalid.
     var inputFailingRule: Int? {
-        guard input.validity.message != nil else { return nil }
+        guard input.validity != .empty, input.validity != .valid else { return nil }
         return value.isEmpty ? requiredRule : failingRule
     }
 }

@@ -57,7 +57,7 @@ enum SnapshotWriter {
 
     /// Writes the state of the field at `index` into `out` (keeping the caller's `size`) and its
     /// texts into `texts`.
-    static func write(_ form: UnsafePointer<Form>, index: Int, to out: UnsafeMutablePointer<fw_snapshot>,
+    static func write(_ form: UnsafeMutablePointer<Form>, index: Int, to out: UnsafeMutablePointer<fw_snapshot>,
                       texts: inout TextBuffer) throws(FormError) {
         let size = out.pointee.size
         try Form.readState(of: form, at: index) { state, message, shown, value in

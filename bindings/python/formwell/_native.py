@@ -10,7 +10,8 @@ Where the library is looked for, in order (the first that loads wins):
 1. the file named by the environment variable ``FORMWELL_LIBRARY``;
 2. ``formwell/_lib/libformwell.so`` bundled inside this installed package;
 3. the system loader, by soname: ``libformwell.so.0``, then ``libformwell.so``, then whatever
-   ``ctypes.util.find_library("formwell")`` answers.
+   ``ctypes.util.find_library("formwell")`` answers (asked only when everything before it failed:
+   it runs ``ldconfig``/``gcc`` in subprocesses, so a successful load never calls it).
 
 When none loads, importing :mod:`formwell` raises :class:`ImportError` listing every place tried and
 why it failed. A library whose ``fw_abi_version()`` differs from :data:`ABI_VERSION` is refused
@@ -20,8 +21,8 @@ with :class:`ImportError` too.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
+import struct
 import threading
 from ctypes import (
     CFUNCTYPE,
@@ -37,7 +38,7 @@ from ctypes import (
     c_uint32,
     c_void_p,
 )
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 #: The ABI number this binding was written for (``FW_ABI_VERSION`` of the header).
 ABI_VERSION = 1
@@ -67,6 +68,15 @@ FW_VERDICT_VALID = 0
 FW_VERDICT_INVALID = 1
 FW_VERDICT_ERROR = 2
 
+FW_RULE_REQUIRED = 0
+FW_RULE_EMAIL = 1
+FW_RULE_PHONE = 2
+FW_RULE_MIN_LENGTH = 3
+FW_RULE_MAX_LENGTH = 4
+FW_RULE_REGEX = 5
+FW_RULE_MATCHES = 6
+FW_RULE_CUSTOM = 7
+
 # ---- types ----
 
 
@@ -89,6 +99,74 @@ fw_display = c_int
 fw_validate_fn = CFUNCTYPE(c_int32, c_void_p, c_void_p, c_size_t, POINTER(c_char_p))
 #: ``void (*)(void *context)``
 fw_destroy_fn = CFUNCTYPE(None, c_void_p)
+#: ``fw_rule_kind`` is ``int``-sized.
+fw_rule_kind = c_int
+
+
+class fw_snapshot(Structure):
+    """``struct fw_snapshot``: one field's whole state (``fw_field_snapshot`` and friends).
+
+    Set ``size`` to ``ctypes.sizeof(fw_snapshot)`` before a call. ``message``, ``display_message``
+    and ``value`` point into the caller's text buffer (declared ``c_void_p``: they are read as
+    addresses, and the texts are sliced out of the buffer by offset).
+    """
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("index", c_size_t),
+        ("phase", c_int32),
+        ("validity", c_int32),
+        ("display", c_int32),
+        ("failing_rule", c_int32),
+        ("touched", c_bool),
+        ("limit_exceeded", c_bool),
+        ("message_length", c_size_t),
+        ("display_message_length", c_size_t),
+        ("value_length", c_size_t),
+        ("text_size", c_size_t),
+        ("message", c_void_p),
+        ("display_message", c_void_p),
+        ("value", c_void_p),
+    ]
+
+
+class fw_rule(Structure):
+    """``struct fw_rule``: one rule for ``fw_form_add_field_with_rules`` (set ``size`` to
+    ``ctypes.sizeof(fw_rule)``). ``text`` and ``message`` are ``c_char_p``: assigning bytes keeps
+    them alive as long as the struct."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("kind", c_int32),
+        ("length", c_int32),
+        ("text", c_char_p),
+        ("message", c_char_p),
+        ("validate", fw_validate_fn),
+        ("context", c_void_p),
+        ("destroy", fw_destroy_fn),
+    ]
+
+
+def _struct_format(structure: Any, upto: str) -> str:
+    """A :mod:`struct` format reading ``structure``'s members up to and including ``upto``, with
+    the padding ctypes computed (so one ``unpack_from`` reads them all)."""
+    codes = {c_size_t: "N", c_int32: "i", c_bool: "?", c_void_p: "P"}
+    fmt, position = "@", 0
+    for name, kind in structure._fields_:
+        offset = getattr(structure, name).offset
+        fmt += "x" * (offset - position) + codes[kind]
+        position = offset + ctypes.sizeof(kind)
+        if name == upto:
+            break
+    if struct.calcsize(fmt) != position:  # pragma: no cover - a platform whose padding differs
+        raise ImportError(f"formwell: cannot describe {structure.__name__} for the struct module")
+    return fmt
+
+
+#: Reads a :class:`fw_snapshot` (``size`` ... ``value``) in one call: ``SNAPSHOT.unpack_from(buffer,
+#: offset)`` gives (size, index, phase, validity, display, failing_rule, touched, limit_exceeded,
+#: message_length, display_message_length, value_length, text_size, message, display_message, value).
+SNAPSHOT = struct.Struct(_struct_format(fw_snapshot, "value"))
 
 _buf = POINTER(c_char)  # char *buf: a ctypes string buffer (c_char array) or None
 _out_len = POINTER(c_size_t)
@@ -115,6 +193,10 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "fw_form_field_count": (fw_status, [FormHandle, POINTER(c_size_t)]),
     "fw_form_field_id": (fw_status, [FormHandle, c_size_t, _buf, c_size_t, _out_len]),
     "fw_form_live_count": (c_size_t, []),
+    "fw_form_match_limits": (
+        fw_status,
+        [FormHandle, POINTER(c_uint32), POINTER(c_uint32), POINTER(c_uint32)],
+    ),
     # rules
     "fw_field_add_required": (fw_status, [FormHandle, c_char_p, c_char_p]),
     "fw_field_add_email": (fw_status, [FormHandle, c_char_p, c_char_p]),
@@ -126,6 +208,10 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "fw_field_add_custom": (
         fw_status,
         [FormHandle, c_char_p, fw_validate_fn, c_void_p, fw_destroy_fn, c_char_p],
+    ),
+    "fw_form_add_field_with_rules": (
+        fw_status,
+        [FormHandle, c_char_p, c_char_p, c_char_p, POINTER(fw_rule), c_size_t],
     ),
     # form specs (JSON); declared for completeness, not yet wrapped by the Python API
     "fw_form_load_spec": (fw_status, [FormHandle, c_char_p]),
@@ -144,6 +230,27 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "fw_field_message": (fw_status, [FormHandle, c_char_p, _buf, c_size_t, _out_len]),
     "fw_field_display_message": (fw_status, [FormHandle, c_char_p, _buf, c_size_t, _out_len]),
     "fw_field_value": (fw_status, [FormHandle, c_char_p, _buf, c_size_t, _out_len]),
+    # fields by index (the hot path)
+    "fw_form_field_index": (fw_status, [FormHandle, c_char_p, POINTER(c_size_t)]),
+    "fw_field_set_value_at": (fw_status, [FormHandle, c_size_t, c_char_p]),
+    "fw_field_focus_at": (fw_status, [FormHandle, c_size_t]),
+    "fw_field_blur_at": (fw_status, [FormHandle, c_size_t]),
+    "fw_field_touch_at": (fw_status, [FormHandle, c_size_t]),
+    # snapshots: a field's whole state in one call
+    "fw_field_snapshot": (fw_status, [FormHandle, c_char_p, POINTER(fw_snapshot), _buf, c_size_t]),
+    "fw_field_snapshot_at": (fw_status, [FormHandle, c_size_t, POINTER(fw_snapshot), _buf, c_size_t]),
+    "fw_field_update": (
+        fw_status,
+        [FormHandle, c_char_p, c_char_p, POINTER(fw_snapshot), _buf, c_size_t],
+    ),
+    "fw_field_update_at": (
+        fw_status,
+        [FormHandle, c_size_t, c_char_p, POINTER(fw_snapshot), _buf, c_size_t],
+    ),
+    "fw_form_snapshots": (
+        fw_status,
+        [FormHandle, POINTER(fw_snapshot), c_size_t, _out_len, _buf, c_size_t, _out_len],
+    ),
 }
 
 
@@ -163,25 +270,26 @@ missing_functions: List[str] = []
 # ---- loading ----
 
 
-def _candidates() -> List[Tuple[str, str]]:
-    """(description, name or path) pairs in the documented search order."""
-    found: List[Tuple[str, str]] = []
-    env = os.environ.get(LIBRARY_ENV)
-    if env:
-        found.append((f"${LIBRARY_ENV}", env))
-    else:
-        found.append((f"${LIBRARY_ENV}", ""))
-    bundled = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_lib", "libformwell.so")
-    found.append(("bundled copy", bundled))
+def _candidates() -> Iterator[Tuple[str, str]]:
+    """(description, name or path) pairs in the documented search order, produced lazily.
+
+    The last candidate, ``ctypes.util.find_library("formwell")``, is only worked out when every
+    earlier one was refused: ``find_library`` runs ``ldconfig`` (and may run ``gcc`` or ``ld``) in
+    subprocesses, which would cost far more than loading the library itself. ``ctypes.util`` is
+    imported there and then, not at import time.
+    """
+    yield (f"${LIBRARY_ENV}", os.environ.get(LIBRARY_ENV) or "")
+    yield ("bundled copy", os.path.join(os.path.dirname(os.path.abspath(__file__)), "_lib", "libformwell.so"))
     for soname in SONAMES:
-        found.append(("system loader", soname))
+        yield ("system loader", soname)
     try:
-        located = ctypes.util.find_library("formwell")
+        from ctypes.util import find_library
+
+        located = find_library("formwell")
     except Exception:  # pragma: no cover - find_library shells out; never fatal
         located = None
     if located and located not in SONAMES:
-        found.append(("ctypes.util.find_library('formwell')", located))
-    return found
+        yield ("ctypes.util.find_library('formwell')", located)
 
 
 def _declare(lib: ctypes.CDLL) -> None:
