@@ -5,7 +5,7 @@ struct Field: Sendable {
     let initialValue: String
     /// Appended to only through `append` (which keeps `requiredRule`); settable here for `withRules`.
     var rules: [CompiledRule] = []
-    var value: String
+    var value: FieldValue
     /// The verdict of every rule but `required` on `value` (`.empty` when the value is empty),
     /// refreshed by each event so that queries never run a validator.
     var outcome: Validity = .empty
@@ -29,7 +29,7 @@ struct Field: Sendable {
         self.id = id
         self.label = label
         self.initialValue = initialValue
-        self.value = initialValue
+        self.value = FieldValue(initialValue)
     }
 
     /// How other fields' messages name this one.

@@ -32,7 +32,8 @@ public struct Form: Sendable {
             field.append(try CompiledRule(rule, for: field, in: fieldAndPosition))
         }
         let position = fields.count
-        field.store(try field.evaluation(of: field.value, valueAt: currentValue, matchContext: matchContext.pointer))
+        var value = field.value
+        field.store(try field.evaluation(of: &value, valueAt: currentValue, matchContext: matchContext.pointer))
         // Nothing below throws: index the new field's `matches` rules, then add it.
         for target in Form.matchedPositions(field.rules) { fields[target].dependents.append(position) }
         positions[id] = position
@@ -45,7 +46,8 @@ public struct Form: Sendable {
         var field = fields[position]
         let compiled = try CompiledRule(rule, for: field, in: fieldAndPosition)
         field.append(compiled)
-        field.store(try field.evaluation(of: field.value, valueAt: currentValue, matchContext: matchContext.pointer))
+        var value = field.value
+        field.store(try field.evaluation(of: &value, valueAt: currentValue, matchContext: matchContext.pointer))
         if field.isJudged { field.rejudge(focused: position == focusedPosition) }
         fields[position] = field
         for target in Form.matchedPositions([compiled]) where !fields[target].dependents.contains(position) {
@@ -105,11 +107,25 @@ public struct Form: Sendable {
 
     /// `setValue(_:for:)` for the field at `index`: re-judges that field and its dependents only.
     public mutating func setValue(_ value: String, at index: Int) throws(FormError) {
+        var text = value
+        let result = text.withUTF8 { (bytes) -> Result<Void, FormError> in
+            // A Swift string is valid UTF-8; the check cannot fail.
+            guard let valid = ValidUTF8(validating: bytes) else {
+                return .failure(.internalError("a Swift string was not valid UTF-8"))
+            }
+            return Result { () throws(FormError) in try setValue(valid, at: index) }
+        }
+        try result.get()
+    }
+
+    /// `setValue(_:at:)` with the value as UTF-8 bytes, checked once by `ValidUTF8`: the keystroke
+    /// path of the C ABI. The bytes are copied into the field's own storage, reused across values.
+    public mutating func setValue(_ value: ValidUTF8, at index: Int) throws(FormError) {
         let context = matchContext.pointer
         let focused = index == focusedPosition
-        // The keystroke path: fields and rules are reached through pointers into storage borrowed
-        // for writing (a non-mutating borrow of a stored array made the compiler copy it, a retain);
-        // a field with no dependents is updated in place in the same pass.
+        // Fields and rules are reached through pointers into storage borrowed for writing (a
+        // non-mutating borrow of a stored array made the compiler copy it, a retain); a field with
+        // no dependents is updated in place in the same pass.
         let deferred = try fields.withUnsafeMutableBufferPointer { (buffer) throws(FormError) -> Evaluation? in
             guard let base = buffer.baseAddress, buffer.indices.contains(index) else {
                 throw .invalidArgument("field index \(index) is out of range (\(buffer.count) fields)")
@@ -118,22 +134,23 @@ public struct Form: Sendable {
             // (Closures passed inline: a closure stored in a local is escaping, a heap allocation.)
             let own = try field.pointee.withRules { (rules) throws(FormError) in
                 try Field.evaluation(
-                    of: value, rules: rules, id: { field.pointee.id },
+                    of: Subject(utf8: value.bytes), rules: rules, id: { field.pointee.id },
                     valueAt: { buffer.indices.contains($0) ? buffer[$0].value : nil }, matchContext: context)
             }
             guard field.pointee.dependents.isEmpty else { return own }
-            field.pointee.value = value
+            field.pointee.value.replace(with: value)
             field.pointee.store(own)
             field.pointee.rejudge(focused: focused)
             return nil
         }
         guard let own = deferred else { return }
-        let valueAt: (Int) -> String? = { position in position == index ? value : self.currentValue(position) }
+        let newValue = FieldValue(value)
+        let valueAt: (Int) -> FieldValue? = { position in position == index ? newValue : self.currentValue(position) }
         var updates: [(Int, Evaluation)] = []
         for dependent in fields[index].dependents where dependent != index {
             updates.append((dependent, try evaluation(at: dependent, valueAt: valueAt)))
         }
-        fields[index].value = value
+        fields[index].value = newValue
         fields[index].store(own)
         fields[index].rejudge(focused: index == focusedPosition)
         for (dependent, evaluation) in updates {
@@ -168,7 +185,7 @@ public struct Form: Sendable {
     @discardableResult
     public mutating func submit(_ newValues: [String: String]) throws(FormError) -> Bool {
         var values = fields.map(\.value)
-        for (id, value) in newValues { values[try position(of: id)] = value }
+        for (id, value) in newValues { values[try position(of: id)] = FieldValue(value) }
         let evaluations = try evaluations(of: values)
         for index in fields.indices {
             fields[index].value = values[index]
@@ -182,9 +199,9 @@ public struct Form: Sendable {
 
     /// Values back to their initial values; every field idle, untouched, unfocused.
     public mutating func reset() throws(FormError) {
-        let evaluations = try evaluations(of: fields.map(\.initialValue))
+        let evaluations = try evaluations(of: fields.map { FieldValue($0.initialValue) })
         for index in fields.indices {
-            fields[index].value = fields[index].initialValue
+            fields[index].value = FieldValue(fields[index].initialValue)
             fields[index].store(evaluations[index])
             fields[index].phase = .idle
             fields[index].touched = false
@@ -232,11 +249,11 @@ public struct Form: Sendable {
 
     /// Every field's current value.
     public var values: [String: String] {
-        Dictionary(fields.map { ($0.id, $0.value) }, uniquingKeysWith: { first, _ in first })
+        Dictionary(fields.map { ($0.id, $0.value.string) }, uniquingKeysWith: { first, _ in first })
     }
 
     public func value(of id: String) throws(FormError) -> String {
-        fields[try position(of: id)].value
+        fields[try position(of: id)].value.string
     }
 
     public func state(of id: String) throws(FormError) -> FieldState {
@@ -264,7 +281,7 @@ public struct Form: Sendable {
         // Borrowed for writing (nothing is written): a read-only borrow of the stored array made the
         // compiler copy it (a retain) first.
         try form.pointee.fields.withUnsafeMutableBufferPointer { (buffer) throws(FormError) in
-            let field = try Form.field(index, in: UnsafeBufferPointer(buffer))
+            let field = UnsafeMutablePointer(mutating: try Form.field(index, in: UnsafeBufferPointer(buffer)))
             let touched = field.pointee.touched
             let phase = field.pointee.phase
             let empty = field.pointee.value.isEmpty
@@ -303,15 +320,8 @@ public struct Form: Sendable {
                                        failingRule: failing)
             message.withUTF8 { message in
                 shown.withUTF8 { shown in
-                    // The value is borrowed in place (no copy, no retain) when its storage is
-                    // contiguous, as every string Formwell stores is.
-                    let done: Void? = field.pointee.value.utf8.withContiguousStorageIfAvailable { value in
-                        body(summary, message, shown, value)
-                    }
-                    if done == nil {
-                        var value = field.pointee.value
-                        value.withUTF8 { value in body(summary, message, shown, value) }
-                    }
+                    // The value's bytes, borrowed in place.
+                    field.pointee.value.withBytes { value in body(summary, message, shown, value) }
                 }
             }
         }
@@ -360,25 +370,26 @@ public struct Form: Sendable {
         positions[id].map { ($0, fields[$0]) }
     }
 
-    private func currentValue(_ position: Int) -> String? {
+    private func currentValue(_ position: Int) -> FieldValue? {
         fields.indices.contains(position) ? fields[position].value : nil
     }
 
     /// The verdict of the field at `index` on `value` (its current value by default).
-    private func evaluation(at index: Int, value: String? = nil) throws(FormError) -> Evaluation {
+    private func evaluation(at index: Int, value: FieldValue? = nil) throws(FormError) -> Evaluation {
         try evaluation(at: index, value: value, valueAt: currentValue)
     }
 
     private func evaluation(
-        at index: Int, value: String? = nil, valueAt: (Int) -> String?, matchContext: MatchContext? = nil
+        at index: Int, value: FieldValue? = nil, valueAt: (Int) -> FieldValue?, matchContext: MatchContext? = nil
     ) throws(FormError) -> Evaluation {
-        try fields[index].evaluation(of: value ?? fields[index].value, valueAt: valueAt,
-                                     matchContext: (matchContext ?? self.matchContext).pointer)
+        var subject = value ?? fields[index].value
+        return try fields[index].evaluation(of: &subject, valueAt: valueAt,
+                                            matchContext: (matchContext ?? self.matchContext).pointer)
     }
 
     /// Every field's verdict when the fields hold `values` (one per field, in order).
-    private func evaluations(of values: [String], matchContext: MatchContext? = nil) throws(FormError) -> [Evaluation] {
-        let valueAt: (Int) -> String? = { values.indices.contains($0) ? values[$0] : nil }
+    private func evaluations(of values: [FieldValue], matchContext: MatchContext? = nil) throws(FormError) -> [Evaluation] {
+        let valueAt: (Int) -> FieldValue? = { values.indices.contains($0) ? values[$0] : nil }
         var result: [Evaluation] = []
         result.reserveCapacity(values.count)
         for index in fields.indices {

@@ -46,27 +46,24 @@ public final class Pattern: @unchecked Sendable {
     }
 
     func matchWhole(_ value: String, context: MatchContext) -> Outcome {
-        Pattern.matchWhole(value, code: code, jit: isJITCompiled, context: context.pointer)
+        var value = value
+        return value.withUTF8 { Pattern.matchWhole($0, code: code, jit: isJITCompiled, context: context.pointer) }
     }
 
-    /// Matches the whole of `value` against compiled `code` under the limits of `context`. Takes plain
-    /// pointers so the keystroke path retains nothing; the caller keeps the pattern alive.
-    static func matchWhole(_ value: String, code: OpaquePointer, jit: Bool, context: OpaquePointer?) -> Outcome {
+    /// Matches the whole of `value` (valid UTF-8) against compiled `code` under the limits of
+    /// `context`. Takes plain pointers so the keystroke path retains nothing; the caller keeps the
+    /// pattern alive.
+    static func matchWhole(
+        _ value: UnsafeBufferPointer<UInt8>, code: OpaquePointer, jit: Bool, context: OpaquePointer?
+    ) -> Outcome {
         guard let matchData = MatchData.forCurrentThread() else {
             return .failed("out of memory for match data")
         }
-        // Swift strings are valid UTF-8, so PCRE2's own UTF check would only repeat work; the JIT
+        // The bytes are valid UTF-8, so PCRE2's own UTF check would only repeat work; the JIT
         // entry point skips the interpreter's argument checks (and honours the match limit).
-        let match = { (bytes: UnsafeBufferPointer<UInt8>) -> Int32 in
-            jit ? pcre2_jit_match_8(code, bytes.baseAddress, bytes.count, 0, 0, matchData, context)
-                : pcre2_match_8(code, bytes.baseAddress, bytes.count, 0, UInt32(PCRE2_NO_UTF_CHECK), matchData, context)
-        }
-        // Borrowing the storage (no copy of the string, so no retain); a non-contiguous string
-        // (never one Formwell makes) is copied first.
-        let result = value.utf8.withContiguousStorageIfAvailable(match) ?? {
-            var subject = value
-            return subject.withUTF8(match)
-        }()
+        let result = jit
+            ? pcre2_jit_match_8(code, value.baseAddress, value.count, 0, 0, matchData, context)
+            : pcre2_match_8(code, value.baseAddress, value.count, 0, UInt32(PCRE2_NO_UTF_CHECK), matchData, context)
         switch result {
         case _ where result >= 0: return .match
         case PCRE2_ERROR_NOMATCH: return .noMatch

@@ -103,13 +103,13 @@ struct CompiledRule: Sendable {
 
     /// This rule's verdict on a non-empty value.
     func verdict(
-        on value: String, valueAt: (Int) -> String?, matchContext: OpaquePointer?
+        on value: Subject, valueAt: (Int) -> FieldValue?, matchContext: OpaquePointer?
     ) throws(FormError) -> Evaluation {
         switch check {
-        case .pattern(let pattern, let defaultMessage):
-            switch Pattern.matchWhole(value, code: pattern.code, jit: pattern.isJITCompiled, context: matchContext) {
+        case .pattern(let pattern, _):
+            switch Pattern.matchWhole(value.utf8, code: pattern.code, jit: pattern.isJITCompiled, context: matchContext) {
             case .match: return Evaluation(.valid)
-            case .noMatch: return Evaluation(.invalid(message ?? defaultMessage))
+            case .noMatch: return Evaluation(.invalid(failure))
             case .limitExceeded: return Evaluation(.invalid(DefaultMessages.patternLimit), limitExceeded: true)
             case .failed(let detail): throw .internalError("PCRE2 match failed: \(detail)")
             }
@@ -118,20 +118,21 @@ struct CompiledRule: Sendable {
         }
     }
 
-    private func plainVerdict(on value: String, valueAt: (Int) -> String?) throws(FormError) -> Validity {
+    private func plainVerdict(on value: Subject, valueAt: (Int) -> FieldValue?) throws(FormError) -> Validity {
         switch check {
         case .required, .pattern:
             return .valid
         case .minLength(let count):
-            return value.count >= count ? .valid : .invalid(message ?? DefaultMessages.minLength(count))
+            return value.characterCount >= count ? .valid : .invalid(failure)
         case .maxLength(let count):
-            return value.count <= count ? .valid : .invalid(message ?? DefaultMessages.maxLength(count))
-        case .matches(_, let position, let name):
-            return value == valueAt(position) ? .valid : .invalid(message ?? DefaultMessages.matches(name))
+            return value.characterCount <= count ? .valid : .invalid(failure)
+        case .matches(_, let position, _):
+            guard let other = valueAt(position) else { return .invalid(failure) }
+            return value.equals(other) ? .valid : .invalid(failure)
         case .custom(let validator):
             let answer: CustomValidator.Verdict
             do {
-                answer = try validator.check(value)
+                answer = try validator.check(value.string)
             } catch {
                 throw .callbackFailed(String(describing: error))
             }
@@ -162,10 +163,13 @@ extension Field {
     /// rule on it), every rule running in the order it was added. `valueAt` gives other fields'
     /// values by position (for `matches`).
     func evaluation(
-        of value: String, valueAt: (Int) -> String?, matchContext: OpaquePointer?
+        of value: inout FieldValue, valueAt: (Int) -> FieldValue?, matchContext: OpaquePointer?
     ) throws(FormError) -> Evaluation {
-        try rules.withUnsafeBufferPointer { (rules) throws(FormError) in
-            try Field.evaluation(of: value, rules: rules, id: { id }, valueAt: valueAt, matchContext: matchContext)
+        try value.withBytes { (bytes) throws(FormError) in
+            try rules.withUnsafeBufferPointer { (rules) throws(FormError) in
+                try Field.evaluation(of: Subject(utf8: bytes), rules: rules, id: { id }, valueAt: valueAt,
+                                     matchContext: matchContext)
+            }
         }
     }
 
@@ -182,7 +186,7 @@ extension Field {
     /// `evaluation(of:...)` given the field's parts: a static function, so the keystroke path can
     /// call it on a field it reaches through a pointer without the compiler copying the whole field.
     static func evaluation(
-        of value: String, rules: UnsafeBufferPointer<CompiledRule>, id: () -> String, valueAt: (Int) -> String?,
+        of value: Subject, rules: UnsafeBufferPointer<CompiledRule>, id: () -> String, valueAt: (Int) -> FieldValue?,
         matchContext: OpaquePointer?
     ) throws(FormError) -> Evaluation {
         guard !value.isEmpty else { return Evaluation(.empty) }
@@ -193,7 +197,7 @@ extension Field {
                 case .required:
                     continue
                 case .pattern(let code, let jit):
-                    switch Pattern.matchWhole(value, code: code, jit: jit, context: matchContext) {
+                    switch Pattern.matchWhole(value.utf8, code: code, jit: jit, context: matchContext) {
                     case .match: continue
                     case .noMatch: return Evaluation(.invalid(rules[index].failure), rule: index)
                     case .limitExceeded:
@@ -201,10 +205,10 @@ extension Field {
                     case .failed(let detail): throw .internalError("PCRE2 match failed: \(detail)")
                     }
                 case .minLength(let count):
-                    if value.count >= count { continue }
+                    if value.characterCount >= count { continue }
                     return Evaluation(.invalid(rules[index].failure), rule: index)
                 case .maxLength(let count):
-                    if value.count <= count { continue }
+                    if value.characterCount <= count { continue }
                     return Evaluation(.invalid(rules[index].failure), rule: index)
                 case .other:
                     break

@@ -24,7 +24,7 @@ public struct FieldState: Equatable, Hashable, Sendable {
     init(_ field: UnsafePointer<Field>) {
         id = field.pointee.id
         label = field.pointee.label
-        value = field.pointee.value
+        value = field.pointee.value.string
         input = field.pointee.input
         touched = field.pointee.touched
         limitExceeded = field.pointee.limitExceeded

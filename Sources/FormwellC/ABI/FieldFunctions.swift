@@ -24,9 +24,9 @@ import Formwell
 ) -> fw_status {
     abiCall { () throws(ABIFailure) in
         let id = try CStringInput.required(field_id, "field_id")
-        let text = try CStringInput.required(value, "value")
+        let text = try CStringInput.utf8(value, "value")
         try withForm(form) { (form: inout Form) throws(ABIFailure) in
-            try engine { () throws(FormError) in try form.setValue(text, for: id) }
+            try engine { () throws(FormError) in try form.setValue(text, at: try form.fieldIndex(of: id)) }
         }
     }
 }

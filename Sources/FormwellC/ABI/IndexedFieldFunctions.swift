@@ -22,7 +22,7 @@ import Formwell
     _ form: OpaquePointer?, _ index: UInt, _ value: UnsafePointer<CChar>?
 ) -> fw_status {
     abiCall { () throws(ABIFailure) in
-        let text = try CStringInput.required(value, "value")
+        let text = try CStringInput.utf8(value, "value")
         try withForm(form) { (form: inout Form) throws(ABIFailure) in
             try engine { () throws(FormError) in try form.setValue(text, at: Int(clamping: index)) }
         }

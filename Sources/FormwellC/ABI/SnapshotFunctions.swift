@@ -113,7 +113,7 @@ private func update(
     _ form: OpaquePointer?, id: String?, index: Int, _ value: UnsafePointer<CChar>?,
     _ snapshot: UnsafeMutablePointer<fw_snapshot>?, _ buf: UnsafeMutablePointer<CChar>?, _ buf_size: UInt
 ) throws(ABIFailure) {
-    let text = try CStringInput.required(value, "value")
+    let text = try CStringInput.utf8(value, "value")
     _ = try SnapshotWriter.declaredSize(snapshot)
     guard let snapshot else { return }
     var texts = try SnapshotWriter.TextBuffer(buf, buf_size)

@@ -1,3 +1,4 @@
+import Formwell
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -10,6 +11,21 @@ enum CStringInput {
     static func required(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(ABIFailure) -> String {
         guard let pointer else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument '\(name)' is NULL") }
         return try decode(pointer, name)
+    }
+
+    /// A required string argument as checked UTF-8 bytes, borrowed from the caller for the call
+    /// (no String is made: the value path copies the bytes straight into the field).
+    static func utf8(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(ABIFailure) -> ValidUTF8 {
+        guard let pointer else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument '\(name)' is NULL") }
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
+                                        count: strlen(pointer))
+        guard let valid = ValidUTF8(validating: bytes) else {
+            let offset = ValidUTF8.firstInvalidOffset(bytes) ?? 0
+            throw ABIFailure(.FW_ERR_INVALID_UTF8,
+                             "argument '\(name)' is not valid UTF-8 (first bad byte at offset \(offset))",
+                             offset: Int64(offset))
+        }
+        return valid
     }
 
     /// An optional string argument: NULL means absent.
