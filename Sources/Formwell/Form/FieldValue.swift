@@ -14,8 +14,18 @@ struct FieldValue: Sendable {
 
     /// Replaces the value with `bytes`, reusing the storage.
     mutating func replace(with bytes: ValidUTF8) {
-        utf8.removeAll(keepingCapacity: true)
-        utf8.append(contentsOf: bytes.bytes)
+        let count = bytes.bytes.count
+        // Same length (a typo fixed in place) or shorter: copy over the storage and trim. Longer:
+        // let the array grow (doubling, so a typed value reallocates a logarithmic number of times).
+        if count <= utf8.count, let source = bytes.bytes.baseAddress {
+            utf8.withUnsafeMutableBufferPointer { target in
+                target.baseAddress?.update(from: source, count: count)
+            }
+            utf8.removeLast(utf8.count - count)
+        } else {
+            utf8.removeAll(keepingCapacity: true)
+            utf8.append(contentsOf: bytes.bytes)
+        }
     }
 
     /// The bytes, borrowed in place. Mutating only so that a value reached through a pointer is not

@@ -12,25 +12,17 @@ import Musl
 /// thread. Waiting there could deadlock (two validators, each calling the other's form). Threads
 /// holding no form lock wait as usual, and cannot be part of a cycle.
 func withForm<T>(_ handle: OpaquePointer?, _ body: (inout Form) throws(ABIFailure) -> T) throws(ABIFailure) -> T {
-    let (slot, form) = try lockForm(handle, purpose: "use")
-    let id = UInt(bitPattern: handle)
-    let thread = ThreadState.current
-    thread?.pointee.activeForms.append(id)
-    defer {
-        thread?.pointee.activeForms.removeLast()
-        pthread_mutex_unlock(slot.pointee.lock)
-    }
-    return try body(&form.pointee)
+    try withFormPointer(handle) { (form: UnsafeMutablePointer<Form>) throws(ABIFailure) -> T in try body(&form.pointee) }
 }
 
-/// `withForm` for the hot read paths: the form as a pointer, so reading it copies nothing.
+/// `withForm` with the form as a pointer: reading it through the pointer copies nothing (a
+/// non-mutating call on an `inout` form made the compiler copy the whole form first).
 func withFormPointer<T>(
     _ handle: OpaquePointer?, _ body: (UnsafeMutablePointer<Form>) throws(ABIFailure) -> T
 ) throws(ABIFailure) -> T {
-    let (slot, form) = try lockForm(handle, purpose: "use")
-    let id = UInt(bitPattern: handle)
     let thread = ThreadState.current
-    thread?.pointee.activeForms.append(id)
+    let (slot, form) = try lockForm(handle, purpose: "use", thread: thread)
+    thread?.pointee.activeForms.append(UInt(bitPattern: handle))
     defer {
         thread?.pointee.activeForms.removeLast()
         pthread_mutex_unlock(slot.pointee.lock)
@@ -41,7 +33,7 @@ func withFormPointer<T>(
 /// Frees the form behind `handle`. Its custom validators' destructors run after every lock is released.
 func freeForm(_ handle: OpaquePointer?) throws(ABIFailure) {
     guard let (_, index, _) = FormTable.shared.locate(handle) else { throw invalidHandle(handle) }
-    let (slot, _) = try lockForm(handle, purpose: "free")
+    let (slot, _) = try lockForm(handle, purpose: "free", thread: ThreadState.current)
     let (form, reusable) = FormTable.shared.retire(slot)
     pthread_mutex_unlock(slot.pointee.lock)
     if reusable { FormTable.shared.recycle(index) }
@@ -51,11 +43,10 @@ func freeForm(_ handle: OpaquePointer?) throws(ABIFailure) {
 
 /// Locks the slot of a live handle and answers it with its form; throws (holding no lock) otherwise.
 private func lockForm(
-    _ handle: OpaquePointer?, purpose: String
+    _ handle: OpaquePointer?, purpose: String, thread: UnsafeMutablePointer<ThreadState>?
 ) throws(ABIFailure) -> (UnsafeMutablePointer<FormSlot>, UnsafeMutablePointer<Form>) {
     guard let (slot, _, generation) = FormTable.shared.locate(handle) else { throw invalidHandle(handle) }
     let id = UInt(bitPattern: handle)
-    let thread = ThreadState.current
     if let thread, !thread.pointee.activeForms.isEmpty {
         if thread.pointee.activeForms.contains(id) {
             throw ABIFailure(.FW_ERR_BUSY, purpose == "free"

@@ -1,4 +1,9 @@
 import CFormwellTypes
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import Formwell
 
 /// Fills caller-owned fw_snapshot structs and copies their texts into the caller's buffer.
@@ -38,19 +43,20 @@ enum SnapshotWriter {
 
         /// Copies `bytes` and a NUL if they fit (and nothing before them overflowed); answers where
         /// they went, or nil.
+        @inline(__always)
         mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafePointer<CChar>? {
-            needed += bytes.count + 1
-            guard let base else { return nil }
-            guard !overflowed, bytes.count < capacity - used else {
-                overflowed = true
+            let count = bytes.count
+            needed &+= count &+ 1
+            guard let base, !overflowed, count < capacity &- used else {
+                if base != nil { overflowed = true }
                 return nil
             }
             let start = base + used
-            if let source = bytes.baseAddress {
-                UnsafeMutableRawPointer(start).copyMemory(from: source, byteCount: bytes.count)
+            if count > 0, let source = bytes.baseAddress {
+                memcpy(start, source, count)
             }
-            start[bytes.count] = 0
-            used += bytes.count + 1
+            start[count] = 0
+            used &+= count &+ 1
             return UnsafePointer(start)
         }
     }
@@ -59,26 +65,24 @@ enum SnapshotWriter {
     /// texts into `texts`.
     static func write(_ form: UnsafeMutablePointer<Form>, index: Int, to out: UnsafeMutablePointer<fw_snapshot>,
                       texts: inout TextBuffer) throws(FormError) {
-        let size = out.pointee.size
         try Form.readState(of: form, at: index) { state, message, shown, value in
+            // Member by member into the caller's struct (keeping its `size`): no temporary to
+            // zero and copy.
             let before = texts.needed
-            var snapshot = fw_snapshot()
-            snapshot.size = size
-            snapshot.index = index
-            snapshot.phase = fw_phase(state.phase).rawValue
-            snapshot.validity = fw_validity(state.validity).rawValue
-            snapshot.display = fw_display(state.display).rawValue
-            snapshot.failing_rule = Int32(clamping: state.failingRule ?? -1)
-            snapshot.touched = state.touched
-            snapshot.limit_exceeded = state.limitExceeded
-            snapshot.message_length = message.count
-            snapshot.display_message_length = shown.count
-            snapshot.value_length = value.count
-            snapshot.message = texts.append(message)
-            snapshot.display_message = texts.append(shown)
-            snapshot.value = texts.append(value)
-            snapshot.text_size = texts.needed - before
-            out.pointee = snapshot
+            out.pointee.index = index
+            out.pointee.phase = fw_phase(state.phase).rawValue
+            out.pointee.validity = fw_validity(state.validity).rawValue
+            out.pointee.display = fw_display(state.display).rawValue
+            out.pointee.failing_rule = Int32(clamping: state.failingRule ?? -1)
+            out.pointee.touched = state.touched
+            out.pointee.limit_exceeded = state.limitExceeded
+            out.pointee.message_length = message.count
+            out.pointee.display_message_length = shown.count
+            out.pointee.value_length = value.count
+            out.pointee.message = texts.append(message)
+            out.pointee.display_message = texts.append(shown)
+            out.pointee.value = texts.append(value)
+            out.pointee.text_size = texts.needed &- before
         }
     }
 }
