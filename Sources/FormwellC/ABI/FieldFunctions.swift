@@ -25,8 +25,8 @@ import Formwell
     abiCall { () throws(ABIFailure) in
         let id = try CStringInput.required(field_id, "field_id")
         let text = try CStringInput.utf8(value, "value")
-        try withForm(form) { (form: inout Form) throws(ABIFailure) in
-            try engine { () throws(FormError) in try form.setValue(text, at: try form.fieldIndex(of: id)) }
+        try withFormPointer(form) { (form: UnsafeMutablePointer<Form>) throws(ABIFailure) in
+            try engine { () throws(FormError) in try form.pointee.setValue(text, at: try Form.fieldIndex(of: id, in: form)) }
         }
     }
 }
