@@ -38,6 +38,10 @@ public struct Form: Sendable {
         for target in Form.matchedPositions(field.rules) { fields[target].dependents.append(position) }
         positions[id] = position
         fields.append(field)
+        // Keep one spare element at the end of the storage: every keystroke writes into it, and the
+        // spare keeps whatever the allocator puts next (another form's, in another thread) off the
+        // cache lines being written.
+        if fields.capacity == fields.count { fields.reserveCapacity(fields.count + 1) }
     }
 
     /// Appends a rule to an existing field (after its other rules).

@@ -37,8 +37,10 @@ func freeForm(_ handle: OpaquePointer?) throws(ABIFailure) {
     let (form, reusable) = FormTable.shared.retire(slot)
     pthread_mutex_unlock(slot.pointee.lock)
     if reusable { FormTable.shared.recycle(index) }
-    form?.deinitialize(count: 1)
-    form?.deallocate()
+    if let form {
+        form.deinitialize(count: 1)
+        CacheLine.deallocate(form)
+    }
 }
 
 /// Locks the slot of a live handle and answers it with its form; throws (holding no lock) otherwise.

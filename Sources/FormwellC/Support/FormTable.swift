@@ -50,7 +50,7 @@ final class FormTable: Sendable {
 
     /// Stores a new form; nil when 16,777,215 forms are alive at once (or memory ran out).
     func register(_ form: Form) -> OpaquePointer? {
-        let box = UnsafeMutablePointer<Form>.allocate(capacity: 1)
+        let box = CacheLine.allocate(Form.self)
         box.initialize(to: form)
         let handle: UInt? = growth.withLock { free in
             let index: Int
@@ -62,7 +62,7 @@ final class FormTable: Sendable {
                 if index % FormTable.chunkSize == 0 {
                     let chunk = UnsafeMutablePointer<FormSlot>.allocate(capacity: FormTable.chunkSize)
                     for offset in 0..<FormTable.chunkSize {
-                        let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+                        let lock = CacheLine.allocate(pthread_mutex_t.self)
                         pthread_mutex_init(lock, nil)
                         (chunk + offset).initialize(to: FormSlot(lock: lock))
                     }
@@ -79,7 +79,7 @@ final class FormTable: Sendable {
         }
         guard let handle else {
             box.deinitialize(count: 1)
-            box.deallocate()
+            CacheLine.deallocate(box)
             return nil
         }
         live.add(1, ordering: .relaxed)
@@ -119,4 +119,22 @@ final class FormTable: Sendable {
     }
 
     var liveCount: Int { live.load(ordering: .relaxed) }
+}
+
+/// Allocations that no other allocation shares a cache line with: each form's lock and storage are
+/// written on every call, and two forms created one after the other would otherwise sit side by side,
+/// so two threads each on its own form would keep stealing the line from each other (false sharing).
+enum CacheLine {
+    /// Two lines: adjacent-line prefetching pairs lines on x86.
+    static let size = 128
+
+    static func allocate<T>(_ type: T.Type) -> UnsafeMutablePointer<T> {
+        let bytes = (MemoryLayout<T>.stride + size - 1) / size * size
+        return UnsafeMutableRawPointer.allocate(byteCount: max(bytes, size), alignment: size)
+            .bindMemory(to: T.self, capacity: 1)
+    }
+
+    static func deallocate<T>(_ pointer: UnsafeMutablePointer<T>) {
+        UnsafeMutableRawPointer(pointer).deallocate()
+    }
 }

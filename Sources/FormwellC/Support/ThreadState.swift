@@ -29,12 +29,14 @@ struct ThreadState {
     static var current: UnsafeMutablePointer<ThreadState>? {
         guard let key = threadStateKey else { return nil }
         if let raw = pthread_getspecific(key) { return raw.assumingMemoryBound(to: ThreadState.self) }
-        let state = UnsafeMutablePointer<ThreadState>.allocate(capacity: 1)
+        // On lines of its own, and with a list buffer too large to share a line with another
+        // thread's: both are written on every call.
+        let state = CacheLine.allocate(ThreadState.self)
         state.initialize(to: ThreadState())
-        state.pointee.activeForms.reserveCapacity(4)
+        state.pointee.activeForms.reserveCapacity(16)
         guard pthread_setspecific(key, state) == 0 else {
             state.deinitialize(count: 1)
-            state.deallocate()
+            CacheLine.deallocate(state)
             return nil
         }
         return state
@@ -46,7 +48,7 @@ private let threadStateKey: pthread_key_t? = {
     let created = pthread_key_create(&key) { raw in
         guard let state = raw?.assumingMemoryBound(to: ThreadState.self) else { return }
         state.deinitialize(count: 1)
-        state.deallocate()
+        CacheLine.deallocate(state)
     }
     return created == 0 ? key : nil
 }()
