@@ -22,10 +22,12 @@ let package = Package(
         ),
         // The ABI's structs and callback typedefs (header only): Swift and C share their layout.
         .systemLibrary(name: "CFormwellTypes"),
+        // Atomic loads and stores on raw memory (the handle table's slot generations).
+        .systemLibrary(name: "CFormwellAtomics"),
         .target(name: "Formwell", dependencies: ["CPCRE2"]),
         .target(
             name: "FormwellC",
-            dependencies: ["Formwell", "CFormwellTypes"],
+            dependencies: ["Formwell", "CFormwellTypes", "CFormwellAtomics"],
             // The compiler writes the raw C declarations of every `@c` function here on each build;
             // scripts/gen_header.py turns them into include/formwell.h.
             // Exclusivity is enforced statically; the dynamic check (a thread-local access set touched

@@ -23,7 +23,7 @@ HARNESSES=(TextInputs CallSequences SpecJSON)
 export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 RSS_MB=${FUZZ_RSS_MB:-2048}
 MAX_LEN=${FUZZ_MAX_LEN:-4096}
-FLAGS=(-swift-version 6 -O -g -sanitize=fuzzer,address -parse-as-library -I "$ROOT/Sources/CPCRE2" -I "$ROOT/Sources/CFormwellTypes")
+FLAGS=(-swift-version 6 -O -g -sanitize=fuzzer,address -parse-as-library -I "$ROOT/Sources/CPCRE2" -I "$ROOT/Sources/CFormwellTypes" -I "$ROOT/Sources/CFormwellAtomics")
 # (CPCRE2 is a module map over the system pcre2.h; it is taken from the working tree in every case.)
 
 # shellcheck source=scripts/sanitizer_build.sh

@@ -11,7 +11,7 @@ ROOT=$PWD
 
 SWIFTC=${SWIFTC:-swiftc}
 OUT=$ROOT/.build/tsan
-FLAGS=(-swift-version 6 -O -g -sanitize=thread -I "$ROOT/Sources/CPCRE2" -I "$ROOT/Sources/CFormwellTypes")
+FLAGS=(-swift-version 6 -O -g -sanitize=thread -I "$ROOT/Sources/CPCRE2" -I "$ROOT/Sources/CFormwellTypes" -I "$ROOT/Sources/CFormwellAtomics")
 mkdir -p "$OUT/work"
 # swiftc leaves by-products (<module>-1.swiftmodule ...) in its working directory: keep them in .build.
 swiftc_in_build() { (cd "$OUT/work" && "$SWIFTC" "$@"); }

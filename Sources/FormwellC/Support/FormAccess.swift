@@ -56,6 +56,9 @@ private func lockForm(
                 : "a custom validator called back into the form it is validating")
         }
         guard pthread_mutex_trylock(slot.pointee.lock) == 0 else {
+            // Held by this thread (the slot was reused by a form it is validating) or by another:
+            // either way a handle of an older generation is stale, not busy.
+            guard FormTable.currentGeneration(slot) == generation else { throw invalidHandle(handle) }
             throw ABIFailure(.FW_ERR_BUSY, "a custom validator called a form that another thread is using")
         }
     } else {

@@ -1,3 +1,4 @@
+import CFormwellAtomics
 import Formwell
 import Synchronization
 #if canImport(Glibc)
@@ -10,7 +11,9 @@ import Musl
 /// form while one is there. Slots are never freed, so a stale handle always finds valid memory.
 struct FormSlot {
     let lock: UnsafeMutablePointer<pthread_mutex_t>
-    /// Read and written under `lock`.
+    /// Written under `lock`, with release ordering; read under `lock`, or without it (acquire) by a
+    /// custom validator's call that may not wait for the lock and must still tell a stale handle
+    /// (FW_ERR_INVALID_HANDLE) from a busy form (FW_ERR_BUSY).
     var generation: UInt64 = 1
     /// The live form (allocated by `register`, deinitialized by the caller of `retire`). A raw
     /// pointer rather than a class: an access through it needs no refcounting or dynamic
@@ -86,6 +89,11 @@ final class FormTable: Sendable {
         return OpaquePointer(bitPattern: handle)
     }
 
+    /// The slot's current generation, read without its lock.
+    static func currentGeneration(_ slot: UnsafeMutablePointer<FormSlot>) -> UInt64 {
+        withUnsafeMutablePointer(to: &slot.pointee.generation) { formwell_load_acquire_u64($0) }
+    }
+
     /// The slot a handle names, its index and the generation the handle carries; nil for NULL or an
     /// index never issued.
     func locate(_ handle: OpaquePointer?) -> (slot: UnsafeMutablePointer<FormSlot>, index: Int, generation: UInt64)? {
@@ -108,9 +116,10 @@ final class FormTable: Sendable {
     func retire(_ slot: UnsafeMutablePointer<FormSlot>) -> (form: UnsafeMutablePointer<Form>?, reusable: Bool) {
         let box = slot.pointee.form
         slot.pointee.form = nil
-        slot.pointee.generation += 1
+        let next = slot.pointee.generation &+ 1
+        withUnsafeMutablePointer(to: &slot.pointee.generation) { formwell_store_release_u64($0, next) }
         if box != nil { live.subtract(1, ordering: .relaxed) }
-        return (box, slot.pointee.generation < FormTable.maxGeneration)
+        return (box, next < FormTable.maxGeneration)
     }
 
     /// Makes a retired slot available to `register` again (called without the slot's lock).

@@ -16,6 +16,34 @@ static int32_t always_valid(void *c, const char *v, size_t l, const char **m) {
     return FW_VERDICT_VALID;
 }
 
+/* Counts how often the library released a context it was handed in an fw_rule array: it must not
+   do so when the call that would have taken ownership failed. */
+static int contexts_destroyed = 0;
+static void count_destroy(void *context) { (void)context; contexts_destroyed++; }
+
+static void blank_snapshot(fw_snapshot *snap) {
+    memset(snap, 0x5A, sizeof *snap);
+    snap->size = sizeof *snap;
+}
+
+static fw_rule make_rule(int32_t kind, int32_t length, const char *text, const char *message) {
+    fw_rule r;
+    memset(&r, 0, sizeof r);
+    r.size = sizeof r;
+    r.kind = kind;
+    r.length = length;
+    r.text = text;
+    r.message = message;
+    return r;
+}
+
+static fw_rule custom_rule(void) {
+    fw_rule r = make_rule(FW_RULE_CUSTOM, 0, NULL, NULL);
+    r.validate = always_valid;
+    r.destroy = count_destroy;
+    return r;
+}
+
 /* Every function that takes a form handle, called with `form`; each must answer `expected`. */
 static void every_function(fw_form *form, fw_status expected) {
     char buf[64];
@@ -55,16 +83,70 @@ static void every_function(fw_form *form, fw_status expected) {
     CASE(fw_form_load_spec(form, "{\"formwell\": 1, \"fields\": []}"), expected);
     CASE(fw_form_define_validator(form, "v", always_valid, NULL, NULL), expected);
     CASE(fw_form_export_spec(form, buf, sizeof buf, &n), expected);
+    /* The snapshot and index functions. */
+    {
+        fw_snapshot snap, snaps[2];
+        fw_rule rules[2];
+        uint32_t limit = 0;
+        int destroyed = contexts_destroyed;
+        blank_snapshot(&snap);
+        blank_snapshot(&snaps[0]);
+        blank_snapshot(&snaps[1]);
+        rules[0] = make_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
+        rules[1] = custom_rule();
+        CASE(fw_form_match_limits(form, &limit, &limit, &limit), expected);
+        CASE(fw_form_match_limits(form, NULL, NULL, NULL), expected);
+        CASE(fw_form_field_index(form, "f", &n), expected);
+        CASE(fw_field_set_value_at(form, 0, "v"), expected);
+        CASE(fw_field_focus_at(form, 0), expected);
+        CASE(fw_field_blur_at(form, 0), expected);
+        CASE(fw_field_touch_at(form, 0), expected);
+        CASE(fw_field_snapshot(form, "f", &snap, buf, sizeof buf), expected);
+        CASE(fw_field_snapshot_at(form, 0, &snap, buf, sizeof buf), expected);
+        CASE(fw_field_snapshot_at(form, SIZE_MAX, &snap, NULL, 0), expected);
+        CASE(fw_field_update(form, "f", "v", &snap, buf, sizeof buf), expected);
+        CASE(fw_field_update_at(form, 0, "v", &snap, buf, sizeof buf), expected);
+        CASE(fw_form_snapshots(form, snaps, 2, &n, buf, sizeof buf, &n), expected);
+        CASE(fw_form_add_field_with_rules(form, "f", NULL, "v", rules, 2), expected);
+        CASE(fw_form_add_field_with_rules(form, "f", NULL, NULL, NULL, 0), expected);
+        CHECK(contexts_destroyed == destroyed); /* refused: the caller keeps the context */
+    }
     CASE(fw_field_value(form, "f", buf, sizeof buf, &n), expected);
     CHECK_STR(buf, ""); /* failed string calls leave "" in the buffer, never stale text */
 }
 
 static void bad_handles(void) {
-    fw_form *freed = NULL;
+    fw_form *freed = NULL, *live = NULL, *reused = NULL;
     int on_stack = 0;
+    uintptr_t bits;
+    size_t count = 0;
+    char value[16];
     CHECK_OK(fw_form_create(&freed));
     CHECK_OK(fw_form_free(freed));
     every_function(freed, FW_ERR_INVALID_HANDLE);
+    every_function((fw_form *)(uintptr_t)0x1, FW_ERR_INVALID_HANDLE);
+    every_function((fw_form *)(uintptr_t)0xdeadbeef, FW_ERR_INVALID_HANDLE);
+    /* A live form's slot named with another generation (the handle's bits above the slot index):
+       refused, and the live form is neither used nor freed. */
+    CHECK_OK(fw_form_create(&live));
+    CHECK_OK(fw_form_add_field(live, "a", NULL, "alive"));
+    bits = (uintptr_t)(void *)live;
+    every_function((fw_form *)(bits ^ ((uintptr_t)1 << (sizeof(uintptr_t) * 8 - 1))), FW_ERR_INVALID_HANDLE);
+    every_function((fw_form *)(bits + ((uintptr_t)1 << 24)), FW_ERR_INVALID_HANDLE);
+    every_function((fw_form *)(bits & (((uintptr_t)1 << 24) - 1)), FW_ERR_INVALID_HANDLE);
+    CHECK_OK(fw_form_field_count(live, &count));
+    CHECK(count == 1);
+    CHECK_OK(fw_field_value(live, "a", value, sizeof value, NULL));
+    CHECK_STR(value, "alive");
+    /* A freed form's slot taken by a new form: the old handle stays dead, the new one works. */
+    CHECK_OK(fw_form_create(&reused));
+    CHECK(reused != freed);
+    every_function(freed, FW_ERR_INVALID_HANDLE);
+    CHECK_OK(fw_form_field_count(reused, &count));
+    CHECK(count == 0);
+    CHECK_OK(fw_form_free(reused));
+    CHECK_OK(fw_form_free(live));
+    every_function(live, FW_ERR_INVALID_HANDLE);
     every_function((fw_form *)(uintptr_t)0x1234, FW_ERR_INVALID_HANDLE);
     every_function((fw_form *)(uintptr_t)UINTPTR_MAX, FW_ERR_INVALID_HANDLE);
     every_function((fw_form *)(void *)&on_stack, FW_ERR_INVALID_HANDLE);
@@ -74,6 +156,8 @@ static void bad_handles(void) {
     CASE(fw_form_free(NULL), FW_OK);
     CASE(fw_field_focus(NULL, "f"), FW_ERR_INVALID_HANDLE);
     CASE(fw_form_validate(NULL, NULL), FW_ERR_NULL_ARGUMENT);
+    CASE(fw_field_snapshot(NULL, "f", NULL, NULL, 0), FW_ERR_NULL_ARGUMENT);
+    CASE(fw_form_field_index(NULL, "f", NULL), FW_ERR_NULL_ARGUMENT);
 }
 
 /* NULL for every pointer parameter of a live form, one at a time. */
@@ -304,6 +388,435 @@ static void misbehaving_callbacks(void) {
     CHECK_OK(fw_form_free(other));
 }
 
+/* ---- the snapshot, index and rule-array functions on a live form ---- */
+
+/* Everything observable about a form, as text: its field count, each field's snapshot and its texts
+   (texts only when they fit in 4 KiB, so a 10 MB value costs nothing here). */
+static char *fingerprint(fw_form *form) {
+    size_t count = 0, i, used = 0, size;
+    char *out, texts[4096];
+    if (fw_form_field_count(form, &count) != FW_OK) return NULL;
+    size = 64 + count * (sizeof texts + 256);
+    out = malloc(size);
+    if (!out) return NULL;
+    used += (size_t)snprintf(out, size, "%zu fields\n", count);
+    for (i = 0; i < count; i++) {
+        fw_snapshot snap;
+        fw_status status;
+        blank_snapshot(&snap);
+        status = fw_field_snapshot_at(form, i, &snap, texts, sizeof texts);
+        used += (size_t)snprintf(out + used, size - used, "%zu: %d %d %d %d %d %d %d %zu %zu %zu %zu [%s] [%s] [%s]\n",
+                                 snap.index, (int)status, (int)snap.phase, (int)snap.validity, (int)snap.display,
+                                 (int)snap.failing_rule, (int)snap.touched, (int)snap.limit_exceeded,
+                                 snap.message_length, snap.display_message_length, snap.value_length, snap.text_size,
+                                 status == FW_OK ? snap.message : "-", status == FW_OK ? snap.display_message : "-",
+                                 status == FW_OK ? snap.value : "-");
+    }
+    return out;
+}
+
+#define ANY_OFFSET INT64_MIN
+
+/* One hostile call on `form`: its exact status, the error offset when one is given, and the form
+   exactly as it was before (field count, every field's state and texts). */
+static void hostile_case(int line, const char *call, fw_form *form, char *before, fw_status got, fw_status expected,
+                         int64_t offset, int64_t expected_offset) {
+    char *after;
+    hostile_cases++;
+    check_count++;
+    if (got != expected) {
+        char detail[256];
+        fw_last_error_message(detail, sizeof detail, NULL);
+        check_failures++;
+        fprintf(stderr, "%s:%d: %s returned %d (%s), expected %d (%s); detail: %s\n", __FILE__, line, call, (int)got,
+                fw_status_string(got), (int)expected, fw_status_string(expected), detail);
+    }
+    if (expected_offset != ANY_OFFSET) {
+        check_count++;
+        if (offset != expected_offset) {
+            check_failures++;
+            fprintf(stderr, "%s:%d: %s: error offset %lld, expected %lld\n", __FILE__, line, call, (long long)offset,
+                    (long long)expected_offset);
+        }
+    }
+    after = fingerprint(form);
+    check_count++;
+    if (!before || !after || strcmp(before, after) != 0) {
+        check_failures++;
+        fprintf(stderr, "%s:%d: %s changed the form:\n--- before\n%s--- after\n%s", __FILE__, line, call,
+                before ? before : "(none)\n", after ? after : "(none)\n");
+    }
+    free(before);
+    free(after);
+}
+
+#define HCASE_AT(form, call, expected, offset)                                                      \
+    do {                                                                                           \
+        char *before_ = fingerprint(form);                                                         \
+        fw_status got_ = (call);                                                                   \
+        hostile_case(__LINE__, #call, form, before_, got_, expected, fw_last_error_offset(), offset); \
+    } while (0)
+#define HCASE(form, call, expected) HCASE_AT(form, call, expected, ANY_OFFSET)
+
+/* `target` has fields "x" (value "kept") and "huge" (regex [a-z]+), then whatever huge_value added. */
+static void new_functions(fw_form *target) {
+    static const struct { const char *bytes; int64_t offset; } bad[] = {
+        {"\x80", 0}, {"ok\xC0\xAF", 2}, {"\xED\xA0\x80", 0}, {"abc\xF4\x90\x80\x80", 3},
+        {"\xE2\x82", 0}, {"x\xFE", 1}, {"caf\xC3", 3},
+    };
+    static const size_t bad_sizes[] = {0, 1, 7, 8, sizeof(fw_snapshot) - 8, sizeof(fw_snapshot) - 1,
+                                       sizeof(fw_snapshot) + 1, sizeof(fw_snapshot) + 4, SIZE_MAX};
+    static const int32_t bad_kinds[] = {-1, 8, 100, INT32_MIN, INT32_MAX};
+    fw_snapshot snap, snaps[8];
+    fw_rule rules[3];
+    char buf[256];
+    size_t count = 0, fields = 0, n = 0, i, k;
+    uint32_t limits[3] = {0, 0, 0};
+    int destroyed = contexts_destroyed;
+
+    CHECK_OK(fw_form_field_count(target, &fields));
+    blank_snapshot(&snap);
+    for (i = 0; i < 8; i++) blank_snapshot(&snaps[i]);
+
+    /* NULL out-parameters, NULL snapshots, NULL ids and values. */
+    HCASE(target, fw_form_field_index(target, "x", NULL), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_field_index(target, NULL, &n), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_field_snapshot(target, "x", NULL, buf, sizeof buf), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_field_snapshot(target, NULL, &snap, buf, sizeof buf), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_field_snapshot_at(target, 0, NULL, buf, sizeof buf), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_field_update(target, "x", "changed", NULL, buf, sizeof buf), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_field_update(target, NULL, "changed", &snap, buf, sizeof buf), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_field_update(target, "x", NULL, &snap, buf, sizeof buf), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_field_update_at(target, 0, "changed", NULL, buf, sizeof buf), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_field_update_at(target, 0, NULL, &snap, buf, sizeof buf), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_field_set_value_at(target, 0, NULL), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_snapshots(target, snaps, 8, NULL, buf, sizeof buf, NULL), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_snapshots(target, NULL, 8, &count, buf, sizeof buf, NULL), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_match_limits(target, NULL, NULL, NULL), FW_OK); /* NULL out-parameters are skipped */
+    HCASE(target, fw_form_match_limits(target, &limits[0], NULL, &limits[2]), FW_OK);
+    CHECK(limits[0] == 1000000 && limits[1] == 0 && limits[2] == 16384);
+    /* A NULL buffer with a size. */
+    HCASE(target, fw_field_snapshot(target, "x", &snap, NULL, 1), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_field_snapshot_at(target, 0, &snap, NULL, SIZE_MAX), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_field_update(target, "x", "changed", &snap, NULL, 16), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_field_update_at(target, 0, "changed", &snap, NULL, 16), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_snapshots(target, snaps, 8, &count, NULL, 16, NULL), FW_ERR_NULL_ARGUMENT);
+
+    /* Sizes that break the rule (smaller than fw_snapshot, or not a multiple of 8). */
+    for (k = 0; k < sizeof bad_sizes / sizeof bad_sizes[0]; k++) {
+        blank_snapshot(&snap);
+        snap.size = bad_sizes[k];
+        for (i = 0; i < 8; i++) snaps[i].size = bad_sizes[k];
+        HCASE(target, fw_field_snapshot(target, "x", &snap, buf, sizeof buf), FW_ERR_INVALID_ARGUMENT);
+        HCASE(target, fw_field_snapshot_at(target, 0, &snap, buf, sizeof buf), FW_ERR_INVALID_ARGUMENT);
+        HCASE(target, fw_field_update(target, "x", "changed", &snap, buf, sizeof buf), FW_ERR_INVALID_ARGUMENT);
+        HCASE(target, fw_field_update_at(target, 0, "changed", &snap, buf, sizeof buf), FW_ERR_INVALID_ARGUMENT);
+        if (bad_sizes[k] <= sizeof(fw_snapshot)) { /* a larger stride would step past this array */
+            HCASE(target, fw_form_snapshots(target, snaps, 8, &count, buf, sizeof buf, NULL), FW_ERR_INVALID_ARGUMENT);
+        }
+    }
+    for (i = 0; i < 8; i++) blank_snapshot(&snaps[i]);
+    snaps[1].size = sizeof(fw_snapshot) + 8; /* elements disagreeing with snapshots[0].size */
+    HCASE(target, fw_form_snapshots(target, snaps, 8, &count, buf, sizeof buf, NULL), FW_ERR_INVALID_ARGUMENT);
+    blank_snapshot(&snaps[1]);
+    HCASE(target, fw_form_snapshots(target, snaps, fields - 1, &count, buf, sizeof buf, NULL), FW_ERR_BUFFER_TOO_SMALL);
+    CHECK(count == fields);
+    HCASE(target, fw_form_snapshots(target, snaps, 0, &count, NULL, 0, NULL), FW_ERR_BUFFER_TOO_SMALL);
+    CHECK(count == fields);
+
+    /* Indexes out of range, up to SIZE_MAX. */
+    {
+        size_t indexes[] = {fields, fields + 1, (size_t)INT64_MAX, (size_t)INT64_MAX + 1, SIZE_MAX - 1, SIZE_MAX};
+        for (k = 0; k < sizeof indexes / sizeof indexes[0]; k++) {
+            blank_snapshot(&snap);
+            HCASE(target, fw_field_set_value_at(target, indexes[k], "v"), FW_ERR_INVALID_ARGUMENT);
+            HCASE(target, fw_field_focus_at(target, indexes[k]), FW_ERR_INVALID_ARGUMENT);
+            HCASE(target, fw_field_blur_at(target, indexes[k]), FW_ERR_INVALID_ARGUMENT);
+            HCASE(target, fw_field_touch_at(target, indexes[k]), FW_ERR_INVALID_ARGUMENT);
+            HCASE(target, fw_field_snapshot_at(target, indexes[k], &snap, buf, sizeof buf), FW_ERR_INVALID_ARGUMENT);
+            HCASE(target, fw_field_update_at(target, indexes[k], "v", &snap, buf, sizeof buf), FW_ERR_INVALID_ARGUMENT);
+        }
+    }
+    HCASE(target, fw_form_field_index(target, "missing", &n), FW_ERR_UNKNOWN_FIELD);
+    HCASE(target, fw_field_snapshot(target, "missing", &snap, buf, sizeof buf), FW_ERR_UNKNOWN_FIELD);
+    HCASE(target, fw_field_update(target, "missing", "v", &snap, buf, sizeof buf), FW_ERR_UNKNOWN_FIELD);
+
+    /* fw_form_add_field_with_rules: NULL rules with a count, bad kinds, bad sizes, huge counts; every
+       refusal leaves the form as it was and the custom rule's context with the caller. */
+    rules[0] = custom_rule();
+    rules[1] = make_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
+    rules[2] = make_rule(FW_RULE_MIN_LENGTH, 1, NULL, NULL);
+    HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, NULL, 1), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, NULL, SIZE_MAX), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, SIZE_MAX), FW_ERR_INVALID_ARGUMENT);
+    HCASE(target, fw_form_add_field_with_rules(target, NULL, NULL, NULL, rules, 3), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_add_field_with_rules(target, "x", NULL, NULL, rules, 3), FW_ERR_DUPLICATE_FIELD);
+    for (k = 0; k < sizeof bad_kinds / sizeof bad_kinds[0]; k++) {
+        rules[1].kind = bad_kinds[k];
+        HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_INVALID_ARGUMENT);
+    }
+    rules[1] = make_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
+    {
+        size_t sizes[] = {0, 8, sizeof(fw_rule) - 8, sizeof(fw_rule) + 4, SIZE_MAX};
+        for (k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            rules[2].size = sizes[k]; /* differs from rules[0].size */
+            HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_INVALID_ARGUMENT);
+            rules[2].size = sizeof(fw_rule);
+            rules[0].size = sizes[k]; /* the stride itself */
+            HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_INVALID_ARGUMENT);
+            rules[0].size = sizeof(fw_rule);
+        }
+    }
+    rules[2] = make_rule(FW_RULE_MIN_LENGTH, -1, NULL, NULL);
+    HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_INVALID_ARGUMENT);
+    rules[2] = make_rule(FW_RULE_MAX_LENGTH, INT32_MIN, NULL, NULL);
+    HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_INVALID_ARGUMENT);
+    rules[1] = make_rule(FW_RULE_MAX_LENGTH, 2, NULL, NULL);
+    rules[2] = make_rule(FW_RULE_MIN_LENGTH, INT32_MAX, NULL, NULL);
+    HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_INVALID_ARGUMENT);
+    rules[1] = make_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
+    rules[2] = make_rule(FW_RULE_REGEX, 0, NULL, NULL); /* a pattern rule without its pattern */
+    HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_NULL_ARGUMENT);
+    rules[2] = make_rule(FW_RULE_MATCHES, 0, NULL, NULL);
+    HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_NULL_ARGUMENT);
+    rules[2] = make_rule(FW_RULE_MATCHES, 0, "n", NULL); /* itself */
+    HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_INVALID_ARGUMENT);
+    rules[2] = make_rule(FW_RULE_MATCHES, 0, "", NULL);
+    HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_UNKNOWN_FIELD);
+    rules[2] = make_rule(FW_RULE_REGEX, 0, "(a+)+(", NULL);
+    HCASE_AT(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_INVALID_PATTERN, 6);
+    rules[2] = make_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
+    HCASE(target, fw_form_add_field_with_rules(target, "", NULL, NULL, rules, 3), FW_ERR_INVALID_ARGUMENT);
+
+    /* Malformed UTF-8 in every string the new functions take, fw_rule's text and message included:
+       refused with the offset of the first bad byte. */
+    for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        const char *b = bad[k].bytes;
+        int64_t at = bad[k].offset;
+        HCASE_AT(target, fw_form_field_index(target, b, &n), FW_ERR_INVALID_UTF8, at);
+        HCASE_AT(target, fw_field_snapshot(target, b, &snap, buf, sizeof buf), FW_ERR_INVALID_UTF8, at);
+        HCASE_AT(target, fw_field_update(target, b, "v", &snap, buf, sizeof buf), FW_ERR_INVALID_UTF8, at);
+        HCASE_AT(target, fw_field_update(target, "x", b, &snap, buf, sizeof buf), FW_ERR_INVALID_UTF8, at);
+        HCASE_AT(target, fw_field_update_at(target, 0, b, &snap, buf, sizeof buf), FW_ERR_INVALID_UTF8, at);
+        HCASE_AT(target, fw_field_set_value_at(target, 0, b), FW_ERR_INVALID_UTF8, at);
+        HCASE_AT(target, fw_form_add_field_with_rules(target, b, NULL, NULL, rules, 3), FW_ERR_INVALID_UTF8, at);
+        HCASE_AT(target, fw_form_add_field_with_rules(target, "n", b, NULL, rules, 3), FW_ERR_INVALID_UTF8, at);
+        HCASE_AT(target, fw_form_add_field_with_rules(target, "n", NULL, b, rules, 3), FW_ERR_INVALID_UTF8, at);
+        rules[2] = make_rule(FW_RULE_REGEX, 0, b, NULL);
+        HCASE_AT(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_INVALID_UTF8, at);
+        rules[2] = make_rule(FW_RULE_MATCHES, 0, b, NULL);
+        HCASE_AT(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_INVALID_UTF8, at);
+        rules[2] = make_rule(FW_RULE_REQUIRED, 0, NULL, b);
+        HCASE_AT(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_INVALID_UTF8, at);
+        rules[2] = make_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
+        rules[0].message = b; /* on the custom rule itself */
+        HCASE_AT(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_INVALID_UTF8, at);
+        rules[0].message = NULL;
+    }
+    CHECK(contexts_destroyed == destroyed); /* no refused call released the caller's context */
+    CHECK_OK(fw_form_field_count(target, &count));
+    CHECK(count == fields);
+    CHECK_STATUS(fw_form_field_index(target, "n", &n), FW_ERR_UNKNOWN_FIELD);
+    CHECK_OK(fw_field_value(target, "x", buf, sizeof buf, NULL));
+    CHECK_STR(buf, "kept");
+}
+
+/* 10 MB values through fw_field_update_at, with buffers too small, exact and absent. */
+static void huge_update(fw_form *target) {
+    size_t size = 10u << 20, index = 99, length = 0;
+    char *big = malloc(size + 2), *texts = malloc(size + 3);
+    fw_snapshot snap;
+    char small[64];
+    if (!big || !texts) {
+        free(big);
+        free(texts);
+        return;
+    }
+    memset(big, 'b', size);
+    big[size] = '\0';
+    CHECK_OK(fw_form_field_index(target, "huge", &index));
+    CHECK(index == 1);
+
+    blank_snapshot(&snap);
+    CASE(fw_field_update_at(target, index, big, &snap, NULL, 0), FW_OK);
+    CHECK(snap.value_length == size && snap.text_size == size + 3 && snap.value == NULL);
+    CHECK(snap.validity == FW_VALIDITY_VALID && snap.failing_rule == -1 && !snap.limit_exceeded);
+    CHECK_OK(fw_field_value(target, "huge", NULL, 0, &length));
+    CHECK(length == size);
+
+    /* Too small: the two empty messages fit, the value does not; text_size is exact. */
+    big[0] = 'c';
+    blank_snapshot(&snap);
+    CASE(fw_field_update_at(target, index, big, &snap, small, sizeof small), FW_ERR_BUFFER_TOO_SMALL);
+    CHECK(snap.text_size == size + 3 && snap.value_length == size && snap.value == NULL);
+    CHECK(snap.message == small && snap.display_message == small + 1);
+    blank_snapshot(&snap);
+    CASE(fw_field_snapshot_at(target, index, &snap, texts, size + 2), FW_ERR_BUFFER_TOO_SMALL);
+    CHECK(snap.value == NULL && snap.text_size == size + 3);
+    /* Exact fit. */
+    blank_snapshot(&snap);
+    CASE(fw_field_snapshot_at(target, index, &snap, texts, size + 3), FW_OK);
+    CHECK(snap.value == texts + 2 && snap.value[0] == 'c' && snap.value[size] == '\0'
+          && memcmp(snap.value + 1, big + 1, size - 1) == 0);
+
+    /* Invalid: a '!' at the very end; the message comes with it. */
+    big[size - 1] = '!';
+    blank_snapshot(&snap);
+    CASE(fw_field_update_at(target, index, big, &snap, small, sizeof small), FW_ERR_BUFFER_TOO_SMALL);
+    CHECK(snap.phase == FW_PHASE_INACTIVE && snap.validity == FW_VALIDITY_INVALID && snap.failing_rule == 0);
+    CHECK(snap.message_length == strlen("Invalid format") && snap.value == NULL);
+    CHECK(snap.text_size == snap.message_length + 1 + snap.display_message_length + 1 + size + 1);
+    CHECK_STR(snap.message, "Invalid format");
+
+    /* Malformed UTF-8 at the very end of 10 MB: refused with its offset, nothing changes. */
+    big[size - 1] = '\xC3';
+    HCASE_AT(target, fw_field_update_at(target, index, big, &snap, small, sizeof small), FW_ERR_INVALID_UTF8,
+             (int64_t)(size - 1));
+    HCASE_AT(target, fw_field_set_value_at(target, index, big), FW_ERR_INVALID_UTF8, (int64_t)(size - 1));
+    CHECK_OK(fw_field_value(target, "huge", texts, size + 3, &length));
+    CHECK(length == size && texts[size - 1] == '!');
+    free(big);
+    free(texts);
+}
+
+/* ---- a validator calling the new functions on the form it is validating ---- */
+
+typedef struct {
+    fw_form *form;
+    fw_form *stale;  /* a freed handle of the slot this form now occupies */
+    fw_form *other;
+    fw_status snapshot, snapshot_at, update, update_at, snapshots, index, limits, set_at, focus_at, add;
+    fw_status stale_snapshot, other_update;
+    char stale_detail[128];
+} reentry_new;
+
+static int32_t reentering_new(void *context, const char *value, size_t length, const char **out_message) {
+    reentry_new *ctx = (reentry_new *)context;
+    fw_snapshot snap, snaps[4];
+    fw_rule rules[1];
+    char buf[64];
+    size_t n = 0;
+    uint32_t limit;
+    (void)value; (void)length; (void)out_message;
+    blank_snapshot(&snap);
+    blank_snapshot(&snaps[0]);
+    rules[0] = make_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
+    ctx->snapshot = fw_field_snapshot(ctx->form, "r", &snap, buf, sizeof buf);
+    ctx->snapshot_at = fw_field_snapshot_at(ctx->form, 0, &snap, buf, sizeof buf);
+    ctx->update = fw_field_update(ctx->form, "r", "inner", &snap, buf, sizeof buf);
+    ctx->update_at = fw_field_update_at(ctx->form, 0, "inner", &snap, buf, sizeof buf);
+    ctx->snapshots = fw_form_snapshots(ctx->form, snaps, 4, &n, buf, sizeof buf, NULL);
+    ctx->index = fw_form_field_index(ctx->form, "r", &n);
+    ctx->limits = fw_form_match_limits(ctx->form, &limit, &limit, &limit);
+    ctx->set_at = fw_field_set_value_at(ctx->form, 0, "inner");
+    ctx->focus_at = fw_field_focus_at(ctx->form, 0);
+    ctx->add = fw_form_add_field_with_rules(ctx->form, "inner", NULL, NULL, rules, 1);
+    ctx->stale_snapshot = fw_field_snapshot(ctx->stale, "r", &snap, buf, sizeof buf);
+    fw_last_error_message(ctx->stale_detail, sizeof ctx->stale_detail, NULL);
+    ctx->other_update = fw_field_update(ctx->other, "o", "from a validator", &snap, buf, sizeof buf);
+    return FW_VERDICT_VALID;
+}
+
+static void reentrant_new_functions(void) {
+    fw_form *stale = NULL, *form = NULL, *other = NULL;
+    reentry_new ctx;
+    fw_rule rules[1];
+    fw_snapshot snap;
+    char buf[64];
+    size_t count = 0;
+    CHECK_OK(fw_form_create(&stale));
+    CHECK_OK(fw_form_free(stale));
+    CHECK_OK(fw_form_create(&form)); /* takes the freed slot (with the next generation) */
+    CHECK(((uintptr_t)(void *)form & 0xFFFFFF) == ((uintptr_t)(void *)stale & 0xFFFFFF) && form != stale);
+    CHECK_OK(fw_form_create(&other));
+    CHECK_OK(fw_form_add_field(other, "o", NULL, NULL));
+    memset(&ctx, 0, sizeof ctx);
+    ctx.form = form;
+    ctx.stale = stale;
+    ctx.other = other;
+    rules[0] = make_rule(FW_RULE_CUSTOM, 0, NULL, NULL);
+    rules[0].validate = reentering_new;
+    rules[0].context = &ctx;
+    /* Run on the initial value while the field is being added, then again on a new value. */
+    CASE(fw_form_add_field_with_rules(form, "r", NULL, "start", rules, 1), FW_OK);
+    CHECK(ctx.add == FW_ERR_BUSY);
+    blank_snapshot(&snap);
+    CASE(fw_field_update(form, "r", "outer", &snap, buf, sizeof buf), FW_OK);
+    CHECK_STR(snap.value, "outer");
+    CHECK(ctx.snapshot == FW_ERR_BUSY && ctx.snapshot_at == FW_ERR_BUSY);
+    CHECK(ctx.update == FW_ERR_BUSY && ctx.update_at == FW_ERR_BUSY);
+    CHECK(ctx.snapshots == FW_ERR_BUSY && ctx.index == FW_ERR_BUSY && ctx.limits == FW_ERR_BUSY);
+    CHECK(ctx.set_at == FW_ERR_BUSY && ctx.focus_at == FW_ERR_BUSY && ctx.add == FW_ERR_BUSY);
+    CHECK(ctx.other_update == FW_OK);
+    /* A freed handle is FW_ERR_INVALID_HANDLE everywhere, also inside a validator whose form took
+       its slot: it names no form in use. */
+    CHECK(ctx.stale_snapshot == FW_ERR_INVALID_HANDLE);
+    if (ctx.stale_snapshot != FW_ERR_INVALID_HANDLE) {
+        fprintf(stderr, "  a freed handle (%p) whose slot the validated form (%p) took, used inside its validator: "
+                "%s (\"%s\")\n", (void *)stale, (void *)form, fw_status_string(ctx.stale_snapshot), ctx.stale_detail);
+    }
+    CHECK_OK(fw_form_field_count(form, &count));
+    CHECK(count == 1);
+    CHECK_OK(fw_field_value(other, "o", buf, sizeof buf, NULL));
+    CHECK_STR(buf, "from a validator");
+    CHECK_OK(fw_form_free(form));
+    CHECK_OK(fw_form_free(other));
+}
+
+/* ---- freeing a form while other threads read it, then reusing its slot ---- */
+
+typedef struct {
+    fw_form *form;
+    long ok, invalid, other, newer;
+} snapshot_reader;
+
+static void *read_until_freed(void *argument) {
+    snapshot_reader *job = (snapshot_reader *)argument;
+    char buf[128];
+    for (;;) {
+        fw_snapshot snap;
+        fw_status status;
+        blank_snapshot(&snap);
+        status = fw_field_snapshot(job->form, "f", &snap, buf, sizeof buf);
+        if (status == FW_OK) {
+            job->ok++;
+            if (strcmp(snap.value, "old") != 0) job->newer++; /* never the next form's field */
+        } else if (status == FW_ERR_INVALID_HANDLE) {
+            if (++job->invalid >= 50) break;
+        } else {
+            job->other++;
+            break;
+        }
+    }
+    return NULL;
+}
+
+static void free_while_reading(void) {
+    fw_form *form = NULL, *next = NULL;
+    snapshot_reader jobs[2];
+    pthread_t threads[2];
+    struct timespec pause = {0, 2 * 1000 * 1000};
+    int i;
+    CHECK_OK(fw_form_create(&form));
+    CHECK_OK(fw_form_add_field(form, "f", NULL, "old"));
+    for (i = 0; i < 2; i++) {
+        memset(&jobs[i], 0, sizeof jobs[i]);
+        jobs[i].form = form;
+        CHECK(pthread_create(&threads[i], NULL, read_until_freed, &jobs[i]) == 0);
+    }
+    nanosleep(&pause, NULL);
+    CASE(fw_form_free(form), FW_OK);
+    CHECK_OK(fw_form_create(&next)); /* most likely in the freed slot */
+    CHECK_OK(fw_form_add_field(next, "f", NULL, "new"));
+    for (i = 0; i < 2; i++) CHECK(pthread_join(threads[i], NULL) == 0);
+    for (i = 0; i < 2; i++) {
+        CHECK(jobs[i].other == 0);   /* only FW_OK or FW_ERR_INVALID_HANDLE */
+        CHECK(jobs[i].newer == 0);   /* the old handle never reached the new form */
+        CHECK(jobs[i].invalid == 50);
+    }
+    CHECK_OK(fw_form_free(next));
+}
+
 /* ---- two validators calling each other's forms from two threads: never a deadlock, never a trap ---- */
 
 typedef struct {
@@ -392,9 +905,13 @@ int main(void) {
     malformed_strings(target);
     out_of_range_numbers(target);
     huge_value(target);
+    new_functions(target);
+    huge_update(target);
     catastrophic_patterns();
     misbehaving_callbacks();
+    reentrant_new_functions();
     crossing_validators();
+    free_while_reading();
     CHECK_OK(fw_form_free(target));
     CASE(fw_form_free(target), FW_ERR_INVALID_HANDLE); /* double free */
 

@@ -1,0 +1,17 @@
+/* Atomic access to a plain 64-bit word in raw memory, for the handle table's slot generations:
+   Swift's Atomic type cannot live in raw memory, and a generation must be readable without the
+   slot's lock (by a thread that may not wait for it). Internal to libformwell, not part of the API. */
+#ifndef FORMWELL_ATOMICS_H
+#define FORMWELL_ATOMICS_H
+
+#include <stdint.h>
+
+static inline uint64_t formwell_load_acquire_u64(const uint64_t *word) {
+    return __atomic_load_n(word, __ATOMIC_ACQUIRE);
+}
+
+static inline void formwell_store_release_u64(uint64_t *word, uint64_t value) {
+    __atomic_store_n(word, value, __ATOMIC_RELEASE);
+}
+
+#endif /* FORMWELL_ATOMICS_H */
