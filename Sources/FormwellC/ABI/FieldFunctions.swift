@@ -9,12 +9,12 @@ import Formwell
 
 /// The field gains focus: stage 1 (lenient). The field that had focus is blurred first.
 @c public func fw_field_focus(_ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?) -> fw_status {
-    fieldEvent(form, field_id) { (form: inout Form, id: String) throws(FormError) in try form.focus(id) }
+    fieldEvent(form, field_id) { (form: inout Form, index: Int) throws(FormError) in try form.focus(at: index) }
 }
 
 /// The field loses focus: stage 2 (strict); the field counts as touched.
 @c public func fw_field_blur(_ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?) -> fw_status {
-    fieldEvent(form, field_id) { (form: inout Form, id: String) throws(FormError) in try form.blur(id) }
+    fieldEvent(form, field_id) { (form: inout Form, index: Int) throws(FormError) in try form.blur(at: index) }
 }
 
 /// Sets the value (typing or programmatic): stage 1 if the field is focused, else stage 2. Fields with
@@ -23,17 +23,17 @@ import Formwell
     _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?
 ) -> fw_status {
     abiCall { () throws(ABIFailure) in
-        let id = try CStringInput.required(field_id, "field_id")
+        let id = try CStringInput.utf8(field_id, "field_id")
         let text = try CStringInput.utf8(value, "value")
-        try withFormPointer(form) { (form: UnsafeMutablePointer<Form>) throws(ABIFailure) in
-            try engine { () throws(FormError) in try form.pointee.setValue(text, at: try Form.fieldIndex(of: id, in: form)) }
+        try withNamedField(form, id) { (form: UnsafeMutablePointer<Form>, index: Int) throws(ABIFailure) in
+            try engine { () throws(FormError) in try form.pointee.setValue(text, at: index) }
         }
     }
 }
 
 /// Marks the field touched and runs its rules (seed 03's touch).
 @c public func fw_field_touch(_ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?) -> fw_status {
-    fieldEvent(form, field_id) { (form: inout Form, id: String) throws(FormError) in try form.touch(id) }
+    fieldEvent(form, field_id) { (form: inout Form, index: Int) throws(FormError) in try form.touch(at: index) }
 }
 
 /// Stores the field's phase in *out_phase.
@@ -98,12 +98,12 @@ import Formwell
 
 private func fieldEvent(
     _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?,
-    _ event: (inout Form, String) throws(FormError) -> Void
+    _ event: (inout Form, Int) throws(FormError) -> Void
 ) -> fw_status {
     abiCall { () throws(ABIFailure) in
-        let id = try CStringInput.required(field_id, "field_id")
-        try withForm(form) { (form: inout Form) throws(ABIFailure) in
-            try engine { () throws(FormError) in try event(&form, id) }
+        let id = try CStringInput.utf8(field_id, "field_id")
+        try withNamedField(form, id) { (form: UnsafeMutablePointer<Form>, index: Int) throws(ABIFailure) in
+            try engine { () throws(FormError) in try event(&form.pointee, index) }
         }
     }
 }

@@ -13,7 +13,7 @@ import Formwell
     _ buf: UnsafeMutablePointer<CChar>?, _ buf_size: UInt
 ) -> fw_status {
     abiCall { () throws(ABIFailure) in
-        let id = try CStringInput.required(field_id, "field_id")
+        let id = try CStringInput.utf8(field_id, "field_id")
         try snapshotOne(form, snapshot, buf, buf_size, id: id, index: 0)
     }
 }
@@ -36,7 +36,7 @@ import Formwell
     _ snapshot: UnsafeMutablePointer<fw_snapshot>?, _ buf: UnsafeMutablePointer<CChar>?, _ buf_size: UInt
 ) -> fw_status {
     abiCall { () throws(ABIFailure) in
-        let id = try CStringInput.required(field_id, "field_id")
+        let id = try CStringInput.utf8(field_id, "field_id")
         try update(form, id: id, index: 0, value, snapshot, buf, buf_size)
     }
 }
@@ -92,14 +92,13 @@ import Formwell
 
 private func snapshotOne(
     _ form: OpaquePointer?, _ snapshot: UnsafeMutablePointer<fw_snapshot>?, _ buf: UnsafeMutablePointer<CChar>?,
-    _ buf_size: UInt, id: String?, index: Int
+    _ buf_size: UInt, id: ValidUTF8?, index: Int
 ) throws(ABIFailure) {
     _ = try SnapshotWriter.declaredSize(snapshot)
     guard let snapshot else { return }
     var texts = try SnapshotWriter.TextBuffer(buf, buf_size)
-    try withFormPointer(form) { (form: UnsafeMutablePointer<Form>) throws(ABIFailure) in
+    try withField(form, id: id, index: index) { (form: UnsafeMutablePointer<Form>, position: Int) throws(ABIFailure) in
         try engine { () throws(FormError) in
-            let position = try id.map { (id) throws(FormError) in try Form.fieldIndex(of: id, in: form) } ?? index
             try SnapshotWriter.write(form, index: position, to: snapshot, texts: &texts)
         }
     }
@@ -110,16 +109,15 @@ private func snapshotOne(
 }
 
 private func update(
-    _ form: OpaquePointer?, id: String?, index: Int, _ value: UnsafePointer<CChar>?,
+    _ form: OpaquePointer?, id: ValidUTF8?, index: Int, _ value: UnsafePointer<CChar>?,
     _ snapshot: UnsafeMutablePointer<fw_snapshot>?, _ buf: UnsafeMutablePointer<CChar>?, _ buf_size: UInt
 ) throws(ABIFailure) {
     let text = try CStringInput.utf8(value, "value")
     _ = try SnapshotWriter.declaredSize(snapshot)
     guard let snapshot else { return }
     var texts = try SnapshotWriter.TextBuffer(buf, buf_size)
-    try withFormPointer(form) { (form: UnsafeMutablePointer<Form>) throws(ABIFailure) in
+    try withField(form, id: id, index: index) { (form: UnsafeMutablePointer<Form>, position: Int) throws(ABIFailure) in
         try engine { () throws(FormError) in
-            let position = try id.map { (id) throws(FormError) in try Form.fieldIndex(of: id, in: form) } ?? index
             try form.pointee.setValue(text, at: position)
             try SnapshotWriter.write(form, index: position, to: snapshot, texts: &texts)
         }
@@ -127,5 +125,17 @@ private func update(
     if texts.overflowed {
         throw ABIFailure(.FW_ERR_BUFFER_TOO_SMALL,
                          "buf holds \(buf_size) bytes; \(snapshot.pointee.text_size) needed for the field's texts")
+    }
+}
+
+/// The form and the field, named by id (through the slot's id cache) or else by index.
+private func withField(
+    _ form: OpaquePointer?, id: ValidUTF8?, index: Int,
+    _ body: (UnsafeMutablePointer<Form>, Int) throws(ABIFailure) -> Void
+) throws(ABIFailure) {
+    if let id {
+        try withNamedField(form, id, body)
+    } else {
+        try withFormPointer(form) { (form: UnsafeMutablePointer<Form>) throws(ABIFailure) in try body(form, index) }
     }
 }

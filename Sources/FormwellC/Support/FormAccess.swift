@@ -30,6 +30,30 @@ func withFormPointer<T>(
     return try body(form)
 }
 
+/// `withFormPointer` for a field named by id, with its index: the slot's cache of the last id named
+/// answers a repeated id by comparing bytes; another id is looked up (as Unicode text) and cached.
+func withNamedField<T>(
+    _ handle: OpaquePointer?, _ id: ValidUTF8, _ body: (UnsafeMutablePointer<Form>, Int) throws(ABIFailure) -> T
+) throws(ABIFailure) -> T {
+    let thread = ThreadState.current
+    let (slot, form) = try lockForm(handle, purpose: "use", thread: thread)
+    thread?.pointee.activeForms.append(UInt(bitPattern: handle))
+    defer {
+        thread?.pointee.activeForms.removeLast()
+        pthread_mutex_unlock(slot.pointee.lock)
+    }
+    let index: Int
+    if slot.pointee.cachedIndex >= 0 && slot.pointee.cachedID.elementsEqual(id.bytes) {
+        index = slot.pointee.cachedIndex
+    } else {
+        let text = String(decoding: id.bytes, as: UTF8.self)
+        index = try engine { () throws(FormError) in try Form.fieldIndex(of: text, in: form) }
+        slot.pointee.cachedID = Array(id.bytes)
+        slot.pointee.cachedIndex = index
+    }
+    return try body(form, index)
+}
+
 /// Frees the form behind `handle`. Its custom validators' destructors run after every lock is released.
 func freeForm(_ handle: OpaquePointer?) throws(ABIFailure) {
     guard let (_, index, _) = FormTable.shared.locate(handle) else { throw invalidHandle(handle) }

@@ -19,6 +19,12 @@ struct FormSlot {
     /// pointer rather than a class: an access through it needs no refcounting or dynamic
     /// exclusivity check, and it is only ever touched under `lock`.
     var form: UnsafeMutablePointer<Form>?
+    /// The bytes of the field id last named in a call on this form, and that field's index: a C
+    /// caller names the same field call after call, and equal bytes are the same id, so the id
+    /// needs no String and no hashing then. Fields are never removed, so the index stays right.
+    /// Under `lock`; emptied with the form.
+    var cachedID: [UInt8] = []
+    var cachedIndex = -1
 }
 
 /// Handles are checked slot numbers, never pointers dereferenced: a handle encodes a slot index and
@@ -116,6 +122,8 @@ final class FormTable: Sendable {
     func retire(_ slot: UnsafeMutablePointer<FormSlot>) -> (form: UnsafeMutablePointer<Form>?, reusable: Bool) {
         let box = slot.pointee.form
         slot.pointee.form = nil
+        slot.pointee.cachedID = []
+        slot.pointee.cachedIndex = -1
         let next = slot.pointee.generation &+ 1
         withUnsafeMutablePointer(to: &slot.pointee.generation) { formwell_store_release_u64($0, next) }
         if box != nil { live.subtract(1, ordering: .relaxed) }
