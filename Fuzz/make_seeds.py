@@ -110,6 +110,32 @@ def string_query(which, size, mode=0, index=0, fid=0): return op(18, fid, which,
 def count(null=0, which=1): return op(19, null, which)
 def limits(m, d, h): return bytes([20, 0]) + struct.pack("<III", m, d, h)
 FREE = op(1)
+# Opcodes 22-28 (snapshots, update, add_field_with_rules, match limits read-back, index events).
+# size: pickSnapshotSize byte (0 = sizeof, 9 = +8, 11 = too small, 13 = unaligned, 14 = absurd);
+# buf: pickTextSize byte (0 NULL/0, 1 NULL+size, 2 zero, 3 message-1, 4 message, 5 inside display,
+# 6 message+display, 7 text_size-1, 8 text_size, 10 larger, 11 r bytes).
+def snap(fid=0, size=0, buf=8, r=0, handle=0): return op(22, size, buf, r, fid, handle=handle)
+def snap_at(index=0, size=0, buf=8, r=0, handle=0): return op(23, size, buf, r, index, handle=handle)
+def snaps(flags=0, cap=7, size=0, buf=8, r=0, handle=0): return op(24, flags, cap, size, buf, r, handle=handle)
+def update(v, fid=0, size=0, buf=8, r=0, handle=0): return op(25, 0, v, size, buf, r, fid, handle=handle)
+def update_at(v, index=0, size=0, buf=8, r=0, handle=0): return op(25, 1, v, size, buf, r, index, handle=handle)
+def with_rules(idb, rules, label=15, initial=16, flags=None, extra=0, handle=0):
+    # rules: list of byte strings, each kind byte + message byte + kind-specific bytes
+    if flags is None: flags = len(rules)
+    return op(26, idb, label, initial, flags, extra, handle=handle) + b"".join(rules)
+def rule(kind, *rest, msg=0): return bytes([kind, msg]) + bytes(rest)
+def rule_flags(count, stride_mode=0, null_when_empty=False):
+    # flags % 6 = rule count; (flags >> 3) % 16 = stride (0-10 sizeof, 11-12 +8, 13 +64, 14 too small, 15 unaligned);
+    # bit 6 with no rules: pass NULL
+    return next(f for f in range(256) if f % 6 == count and ((f >> 3) % 16 <= 10 if stride_mode == 0 else (f >> 3) % 16 == stride_mode)
+                and (count > 0 or bool(f & 0x40) == null_when_empty))
+R_REQUIRED, R_EMAIL, R_PHONE, R_MIN, R_MAX, R_REGEX, R_MATCHES, R_CUSTOM, R_BADKIND = 0, 1, 2, 3, 4, 5, 6, 7, 9
+def read_limits(mask=0, handle=0): return op(27, mask, handle=handle)
+def index_event(kind, fid=0, rand_index=None, value=None, handle=0):
+    # kind: 0 focus_at, 1 blur_at, 2 set_value_at, 3 touch_at; rand_index: a pickIndex byte instead of the looked-up index
+    lookup = kind | (0x30 if rand_index is not None else 0)
+    rest = bytes([fid, lookup]) + (bytes([rand_index]) if rand_index is not None else b"") + (bytes([1 if value is None else value]) if kind == 2 else b"")
+    return bytes([28, handle]) + rest
 
 
 def sequence(steps, verdicts=b""):
@@ -157,11 +183,60 @@ def call_sequences():
     seeds.append(("focusmove", sequence([CREATE, add_field(0), add_field(2), add_field(4), required(0), focus(0), focus(2), focus(4),
                                            set_value(0, 4), blur(4), RESET, validate()])))
     seeds.append(("empty", b""))
+    # 15-: the snapshot / index / atomic-rules functions.
+    seeds.append(("snapshots", sequence([CREATE, add_field(0), add_field(2), required(0), min_len(3, 0), focus(0), set_value(1, 0),
+                                           blur(0), set_value(11, 2), touch(2)]
+                                          + [snap(0, 0, b, 5) for b in range(12)] + [snap_at(2, 0, b, 40) for b in (0, 3, 5, 7, 8)]
+                                          + [snap(0, s, 8) for s in (9, 10, 11, 12, 13, 14, 15, 0x1E)]
+                                          + [snap_at(i) for i in (5, 6, 0x86, 0xF7)]
+                                          + [snaps(0, c, 0, b, 9) for c, b in ((7, 8), (0, 0), (4, 8), (5, 8), (6, 8), (7, 3), (7, 7), (7, 11))]
+                                          + [snaps(f) for f in (3, 0x0C, 0x10, 0xE0)] + [snaps(0, 7, s) for s in (9, 11, 13)])))
+    seeds.append(("update", sequence([CREATE, add_field(0), add_field(2), required(0), max_len(5, 0), matches(0, 2), focus(0),
+                                        update(2, 0), update(10, 0, 0, 7), update(0, 0, 0, 0), update_at(11, 2, 0, 3),
+                                        update_at(1, 0, 9, 8), update(8, 0), update_at(3, 7), update(1, 0, 11), update(1, 0, 0, 1),
+                                        update(1, 0, 0, 0xFF), blur(0), update_at(0, 0, 0, 8), update_at(2, 2, 13, 2), TOUCH_ALL,
+                                        snaps(0, 7, 0, 8)])))
+    seeds.append(("withrules", sequence([CREATE, add_field(0, 15, 2),
+                                           with_rules(2, [rule(R_REQUIRED), rule(R_MIN, 2), rule(R_MAX, 8), rule(R_EMAIL, msg=1)]),
+                                           with_rules(4, [rule(R_REGEX, 0), rule(R_MATCHES, 0, 0), rule(R_CUSTOM, 0), rule(R_PHONE | 0x80)], initial=2),
+                                           with_rules(6, [rule(R_REGEX, 4)]),                  # bad pattern: refused, nothing added
+                                           with_rules(6, [rule(R_MIN, 5), rule(R_MAX, 3)]),    # contradicting lengths
+                                           with_rules(6, [rule(R_BADKIND), rule(R_REQUIRED)]),
+                                           with_rules(6, [rule(R_MATCHES, 0xDF)]),              # NULL text
+                                           with_rules(6, [rule(R_MATCHES, 7)]),                 # matches itself
+                                           with_rules(6, [rule(R_CUSTOM, 7)]),                  # NULL validator
+                                           with_rules(6, [rule(R_REQUIRED), rule(R_REQUIRED)], extra=0xF1),  # size mismatch
+                                           with_rules(6, [rule(R_REQUIRED)], flags=rule_flags(1, 14)),          # size too small
+                                           with_rules(6, [rule(R_REQUIRED)], flags=rule_flags(1, 15)),          # unaligned size
+                                           with_rules(6, [rule(R_REQUIRED)], flags=rule_flags(1, 13)),          # larger stride
+                                           with_rules(6, [rule(R_REQUIRED)], extra=0xFF),                   # NULL array
+                                           with_rules(8, [rule(R_CUSTOM, 8), rule(R_CUSTOM, 0)], initial=3),  # validators on the initial value
+                                           with_rules(0, []), with_rules(10, [], flags=rule_flags(0, 0, True)),
+                                           snaps(0, 7, 0, 8), set_value(2, 4), blur(4), snap(4), FREE],
+                                          b"\x00\x01\x04\x02\x00\x07\x05\x00\x01\x03")))
+    seeds.append(("indexops", sequence([CREATE, add_field(0), add_field(2), add_field(4), required(2), min_len(2, 4)]
+                                         + [index_event(k, f) for k in range(4) for f in (0, 2, 4)]
+                                         + [index_event(2, 4, value=v) for v in (0, 1, 8)]
+                                         + [index_event(k, 0, rand_index=i) for k in range(4) for i in (5, 6, 0x86, 0x47)]
+                                         + [index_event(0, 0xFF), bytes([28, 0, 0, 0xFF, 0])]
+                                         + [snaps(0, 7, 0, 8)])))
+    seeds.append(("limits", sequence([CREATE, add_field(0), regex(1), read_limits(), limits(1000, 10, 10), read_limits(),
+                                        limits(0, 5, 5), read_limits(), read_limits(5), read_limits(7), set_value(10), snap(0),
+                                        read_limits(handle=7), read_limits(handle=6)])))
+    seeds.append(("stale", sequence([CREATE, add_field(0), CREATE, op(1, handle=10), CREATE, snap(0, handle=6), snap_at(0, handle=6),
+                                       snaps(handle=6), update(1, handle=6), update_at(1, handle=6), read_limits(handle=6),
+                                       index_event(0, handle=6, rand_index=5), with_rules(0, [rule(R_REQUIRED)], handle=6),
+                                       bytes([22, 18, 0]) + bytes([0, 8, 0, 0]), bytes([27, 38, 1, 0]), bytes([27, 58, 0, 0]),
+                                       bytes([24, 78, 1, 0, 7, 0, 8, 0]), FREE, snap(0, handle=6), snaps(handle=6)])))
     return seeds
 
 
 if __name__ == "__main__":
-    write(os.path.join(HERE, "TextInputs", "corpus"), text_inputs())
-    write(os.path.join(HERE, "CallSequences", "corpus"), call_sequences())
-    for name in ("TextInputs", "CallSequences"):
+    import sys
+    # `make_seeds.py CallSequences` rewrites only that corpus (TextInputs/corpus also holds a hand-kept
+    # regression seed, 34-pcre2-offset-past-end, which a full run would drop).
+    generators = {"TextInputs": text_inputs, "CallSequences": call_sequences}
+    names = sys.argv[1:] or list(generators)
+    for name in names:
+        write(os.path.join(HERE, name, "corpus"), generators[name]())
         print(name, len(os.listdir(os.path.join(HERE, name, "corpus"))), "seeds")

@@ -6,6 +6,15 @@
 // the form's whole observable state (every query) unchanged; a successful one moved it as the model
 // says; buffers are NUL-terminated within their size. At the end everything is freed: the live count
 // is back where it started and every stored validator context was destroyed exactly once.
+//
+// Opcodes 0-21 are the original calls (their encoding is unchanged, so the committed corpus still
+// decodes); 22-28 cover the snapshot / index / atomic-rules functions:
+//   22 fw_field_snapshot     23 fw_field_snapshot_at     24 fw_form_snapshots
+//   25 fw_field_update / fw_field_update_at               26 fw_form_add_field_with_rules
+//   27 fw_form_match_limits  28 fw_form_field_index, then fw_field_{focus,blur,set_value,touch}_at
+// Snapshots get random `size` members (sizeof, larger with sentinels after the struct, too small,
+// unaligned, absurd) and text buffers (NULL/0, NULL with a size, cuts inside and between the texts,
+// exactly text_size, larger); every member and copied text must agree with the per-property queries.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -42,11 +51,14 @@ private struct ContextRecord {
     var stored = false      // the library accepted it (and now owns it)
     var destroyed = 0
     var noDestructor = false  // added with destroy == NULL: the harness frees it after the form is gone
+    var decoy = false         // passed in an fw_rule whose kind is not FW_RULE_CUSTOM: must never be used
 }
 nonisolated(unsafe) private var pendingFree: [UnsafeMutableRawPointer] = []
 nonisolated(unsafe) private var contexts: [ContextRecord] = []
 nonisolated(unsafe) private var stream = ByteReader(nil, 0)  // verdicts are drawn from the input too
 nonisolated(unsafe) private var validatorCalls = 0
+/// FORMWELL_FUZZ_TRACE=1: print every call and its status (to see what an input reaches).
+private let trace = getenv("FORMWELL_FUZZ_TRACE") != nil
 private let invalidMessage: StaticString = "bad \u{1}"
 nonisolated(unsafe) private var rawMessage: UnsafeMutablePointer<CChar> = {
     let p = malloc(4)!.assumingMemoryBound(to: CChar.self)
@@ -64,6 +76,7 @@ private let fuzzValidator: fw_validate_fn = { context, value, length, outMessage
     let index = contextIndex(context)
     check(contexts[index].destroyed == 0 && contexts[index].stored || !contexts[index].stored,
           "validator called after its context was destroyed")
+    check(!contexts[index].decoy, "the validator of a non-custom fw_rule was called")
     guard let value else { fail("validator got a NULL value") }
     check(strlen(value) == Int(length), "validator: strlen \(strlen(value)) != value_length \(length)")
     let bytes = cBytes(value)
@@ -79,13 +92,23 @@ private let fuzzValidator: fw_validate_fn = { context, value, length, outMessage
     case 6: return stream.int32()
     case 7:
         // Re-entrant calls into the form being validated: refused with FW_ERR_BUSY, never a deadlock.
-        var count: UInt = 0, valid = false
+        var count: UInt = 0, valid = false, position: UInt = 0, limit: UInt32 = 0
+        var snap = fw_snapshot()
+        snap.size = snapshotSize
         let calls: [(String, () -> fw_status)] = [
             ("fw_field_set_value", { fw_field_set_value(form, "a", "x") }),
             ("fw_form_free", { fw_form_free(form) }),
             ("fw_form_field_count", { fw_form_field_count(form, &count) }),
             ("fw_form_validate", { fw_form_validate(form, &valid) }),
             ("fw_field_add_required", { fw_field_add_required(form, "a", nil) }),
+            ("fw_field_snapshot_at", { fw_field_snapshot_at(form, 0, &snap, nil, 0) }),
+            ("fw_field_snapshot", { fw_field_snapshot(form, "a", &snap, nil, 0) }),
+            ("fw_field_update_at", { fw_field_update_at(form, 0, "x", &snap, nil, 0) }),
+            ("fw_form_snapshots", { fw_form_snapshots(form, &snap, 1, &count, nil, 0, nil) }),
+            ("fw_form_field_index", { fw_form_field_index(form, "a", &position) }),
+            ("fw_field_touch_at", { fw_field_touch_at(form, 0) }),
+            ("fw_form_match_limits", { fw_form_match_limits(form, &limit, nil, nil) }),
+            ("fw_form_add_field_with_rules", { fw_form_add_field_with_rules(form, "reentrant", nil, nil, nil, 0) }),
         ]
         for (what, call) in calls {
             let status = call()
@@ -109,6 +132,7 @@ private let fuzzValidator: fw_validate_fn = { context, value, length, outMessage
 
 private let fuzzDestroy: fw_destroy_fn = { context in
     let index = contextIndex(context)
+    check(!contexts[index].decoy, "destructor of a non-custom fw_rule's context was called")
     check(contexts[index].stored, "destructor called for a context the library refused")
     contexts[index].destroyed += 1
     check(contexts[index].destroyed == 1, "context destroyed \(contexts[index].destroyed) times")
@@ -126,7 +150,29 @@ private struct FieldModel {
     var lengths: [(isMin: Bool, count: Int)] = []
     /// Has a rule whose verdict the model does not predict (pattern, matches, custom).
     var opaque = false
+    /// Every rule in the order added (for fw_snapshot's failing_rule).
+    var rules: [ModelRule] = []
     var key: String { text(id) }
+
+    mutating func add(_ rule: ModelRule) {
+        rules.append(rule)
+        switch rule {
+        case .required: required = true
+        case .length(let isMin, let count): lengths.append((isMin, count))
+        case .opaque: opaque = true
+        }
+    }
+
+    /// The rule an invalid verdict comes from, when the model knows: the first required rule for an
+    /// empty value, else (no opaque rule) the first length rule the value breaks.
+    var predictedFailingRule: Int? {
+        if value.isEmpty { return rules.firstIndex { if case .required = $0 { true } else { false } } }
+        if opaque { return nil }
+        let count = text(value).count
+        return rules.firstIndex {
+            if case .length(let isMin, let n) = $0 { isMin ? count < n : count > n } else { false }
+        }
+    }
 
     /// The strict verdict the model predicts on the current value (nil: opaque).
     var predicted: fw_validity? {
@@ -138,11 +184,21 @@ private struct FieldModel {
     }
 }
 
+private enum ModelRule {
+    case required
+    case length(isMin: Bool, count: Int)
+    case opaque
+}
+
+/// fw_form_set_match_limits' documented defaults.
+private let defaultLimits: [UInt32] = [1_000_000, 100_000, 16_384]
+
 private struct FormModel {
     var handle: OpaquePointer?
     var fields: [FieldModel] = []
     var focused: Int? = nil
     var contextIndices: [Int] = []
+    var limits = defaultLimits
 
     func position(_ id: [UInt8]) -> Int? {
         guard isValidUTF8(id) else { return nil }
@@ -167,6 +223,15 @@ private struct Session {
             return (forms[index].handle, index)
         case 6 where !dead.isEmpty: return (dead[Int(choice / 10) % dead.count], nil)
         case 7: return (nil, nil)
+        case 8 where choice / 10 % 2 == 1 && !(forms.isEmpty && dead.isEmpty):
+            // A forged neighbour of a real handle: the next or previous slot, or another generation of
+            // the same slot. It names a live form only if it equals that form's handle.
+            let known = forms.map(\.handle) + dead
+            let base = UInt(bitPattern: known[Int(reader.byte()) % known.count])
+            let deltas: [UInt] = [1, 1 << 24, 2 << 24, UInt.max, 0 &- (1 << 24), 1 << 23]
+            let bits = base &+ deltas[Int(choice / 20) % deltas.count]
+            if let live = forms.firstIndex(where: { UInt(bitPattern: $0.handle) == bits }) { return (forms[live].handle, live) }
+            return (OpaquePointer(bitPattern: bits), nil)
         case 8:
             var bits = UInt(truncatingIfNeeded: reader.uint64())
             if bits == 0 || forms.contains(where: { UInt(bitPattern: $0.handle) == bits }) { bits = 0xDEAD_BEE0 }
@@ -198,6 +263,18 @@ private struct Session {
         return pool[Int(b) % pool.count]
     }
 
+    /// A field index for the *_at functions: mostly a field's, else one past the end, huge, or any byte.
+    mutating func pickIndex(_ form: Int?) -> UInt {
+        let b = reader.byte()
+        let count = form.map { forms[$0].fields.count } ?? 0
+        switch b % 8 {
+        case 0...4 where count > 0: return UInt(Int(b >> 3) % count)
+        case 5: return UInt(count)
+        case 6: return b & 0x80 != 0 ? UInt.max : UInt(Int.max) + 1
+        default: return UInt(b >> 3)
+        }
+    }
+
     mutating func pickLength() -> Int32 {
         let b = reader.byte()
         if b < 0xC0 { return Int32(b % 12) }
@@ -207,7 +284,7 @@ private struct Session {
     // MARK: One step
 
     mutating func step() {
-        let op = reader.byte() % 22
+        let op = reader.byte() % 29
         let (handle, index) = pickHandle()
         let before = index.flatMap { i in snapshot(forms[i].handle) }
         if let index { checkAgainstModel(forms[index], before) }
@@ -231,7 +308,51 @@ private struct Session {
         var name = "op \(op)"
         var outValid: Bool? = nil
         var eventPosition: Int? = nil
+        var readOnly = false                     // the call must change nothing observable, whatever it returns
+        var changesOn: Set<fw_status> = []       // failures after which the change was made anyway
+        var lastErrorChecked = false             // checked right after the call (queries have run since)
         let status: fw_status
+        /// The model's expectation for a snapshot of the field at `position`, from per-property reads.
+        func expectedField(_ position: Int, _ snap: FormSnapshot?, value: [UInt8]? = nil) -> ExpectedField? {
+            guard let index, let snap, position < snap.fields.count, position < forms[index].fields.count else { return nil }
+            var model = forms[index].fields[position]
+            if let value { model.value = value }
+            var e = ExpectedField(field: snap.fields[position], index: position, ruleCount: model.rules.count)
+            if snap.fields[position].validity == fw_validity.FW_VALIDITY_INVALID.rawValue { e.failingRule = model.predictedFailingRule }
+            return e
+        }
+        /// Preconditions of a snapshot struct and text buffer.
+        func needSnapshotArguments(declared: UInt, nullSnapshot: Bool, texts: TextMemory) {
+            if nullSnapshot { refused.insert(.FW_ERR_NULL_ARGUMENT); mustFail = true }
+            if snapshotSizeRefused(declared) { refused.insert(.FW_ERR_INVALID_ARGUMENT); mustFail = true }
+            if snapshotSizeOdd(declared) { refused.insert(.FW_ERR_INVALID_ARGUMENT); allowed.insert(.FW_ERR_INVALID_ARGUMENT) }
+            if texts.pointer == nil && texts.size != 0 { refused.insert(.FW_ERR_NULL_ARGUMENT); mustFail = true }
+        }
+        /// An index argument: the live form's field at it, or FW_ERR_INVALID_ARGUMENT.
+        func needIndex(_ fieldIndex: UInt) -> Int? {
+            needHandle()
+            guard let index else { return nil }
+            guard fieldIndex < UInt(forms[index].fields.count) else { refused.insert(.FW_ERR_INVALID_ARGUMENT); mustFail = true; return nil }
+            return Int(fieldIndex)
+        }
+        /// The model's move for a field event, id-named or index-named alike (kind: 0 focus, 1 blur,
+        /// 2 set_value, 3 touch).
+        func event(_ kind: Int, _ position: Int?, value: [UInt8] = []) -> (inout FormModel) -> Void {
+            switch kind {
+            case 0: return { m in
+                guard let position else { return }
+                if let f = m.focused, f != position { m.fields[f].touched = true }
+                m.focused = position
+            }
+            case 1: return { m in
+                guard let position else { return }
+                m.fields[position].touched = true
+                if m.focused == position { m.focused = nil }
+            }
+            case 2: return { m in if let position { m.fields[position].value = cView(value) } }
+            default: return { m in if let position { m.fields[position].touched = true } }
+            }
+        }
 
         switch op {
         case 0:  // create
@@ -280,13 +401,13 @@ private struct Session {
             case 3:
                 name = "fw_field_add_required"
                 status = withCString(id) { i in withCString(message) { m in fw_field_add_required(handle, i, m) } }
-                apply = { if let position { $0.fields[position].required = true } }
+                apply = { if let position { $0.fields[position].add(.required) } }
             case 4:
                 let email = reader.bool()
                 name = email ? "fw_field_add_email" : "fw_field_add_phone"
                 status = withCString(id) { i in withCString(message) { m in
                     email ? fw_field_add_email(handle, i, m) : fw_field_add_phone(handle, i, m) } }
-                apply = { if let position { $0.fields[position].opaque = true } }
+                apply = { if let position { $0.fields[position].add(.opaque) } }
                 allowed.insert(.FW_ERR_CALLBACK)
             case 5, 6:
                 let isMin = op == 5, count = pickLength()
@@ -300,7 +421,7 @@ private struct Session {
                 if conflict { refused.insert(.FW_ERR_INVALID_ARGUMENT); mustFail = true }
                 status = withCString(id) { i in withCString(message) { m in
                     isMin ? fw_field_add_min_length(handle, i, count, m) : fw_field_add_max_length(handle, i, count, m) } }
-                apply = { if let position { $0.fields[position].lengths.append((isMin, Int(count))) } }
+                apply = { if let position { $0.fields[position].add(.length(isMin: isMin, count: Int(count))) } }
                 allowed.insert(.FW_ERR_CALLBACK)
             case 7:
                 let b = reader.byte()
@@ -308,7 +429,7 @@ private struct Session {
                 name = "fw_field_add_regex(\(show(pattern)))"
                 needUTF8([pattern])
                 status = withCString(id) { i in withCString(pattern) { p in withCString(message) { m in fw_field_add_regex(handle, i, p, m) } } }
-                apply = { if let position { $0.fields[position].opaque = true } }
+                apply = { if let position { $0.fields[position].add(.opaque) } }
                 allowed.formUnion([.FW_ERR_INVALID_PATTERN, .FW_ERR_CALLBACK])
             case 8:
                 let other = pickID(index)
@@ -320,7 +441,7 @@ private struct Session {
                     } else { refused.insert(.FW_ERR_UNKNOWN_FIELD); mustFail = true }
                 }
                 status = withCString(id) { i in withCString(other) { o in withCString(message) { m in fw_field_add_matches(handle, i, o, m) } } }
-                apply = { if let position { $0.fields[position].opaque = true } }
+                apply = { if let position { $0.fields[position].add(.opaque) } }
                 allowed.insert(.FW_ERR_CALLBACK)
             default:
                 name = "fw_field_add_custom"
@@ -344,7 +465,7 @@ private struct Session {
                     check(contexts[c].destroyed == 0, "refused context was destroyed")
                     free(context)
                 }
-                apply = { if let position { $0.fields[position].opaque = true } }
+                apply = { if let position { $0.fields[position].add(.opaque) } }
                 allowed.insert(.FW_ERR_CALLBACK)
             }
         case 10...13:  // events
@@ -356,31 +477,23 @@ private struct Session {
             case 10:
                 name = "fw_field_focus"
                 status = withCString(id) { fw_field_focus(handle, $0) }
-                apply = { m in
-                    guard let position else { return }
-                    if let f = m.focused, f != position { m.fields[f].touched = true }
-                    m.focused = position
-                }
+                apply = event(0, position)
             case 11:
                 name = "fw_field_blur"
                 status = withCString(id) { fw_field_blur(handle, $0) }
                 eventPosition = position
-                apply = { m in
-                    guard let position else { return }
-                    m.fields[position].touched = true
-                    if m.focused == position { m.focused = nil }
-                }
+                apply = event(1, position)
             case 12:
                 let value = pickValue()
                 name = "fw_field_set_value(\(show(value)))"
                 needUTF8([value])
                 status = withCString(id) { i in withCString(value) { v in fw_field_set_value(handle, i, v) } }
                 eventPosition = position
-                apply = { m in if let position { m.fields[position].value = cView(value) } }
+                apply = event(2, position, value: value)
             default:
                 name = "fw_field_touch"
                 status = withCString(id) { fw_field_touch(handle, $0) }
-                apply = { m in if let position { m.fields[position].touched = true } }
+                apply = event(3, position)
             }
         case 14:
             name = "fw_form_touch_all"
@@ -431,6 +544,7 @@ private struct Session {
                 default: return fw_field_limit_exceeded(handle, i, p?.assumingMemoryBound(to: Bool.self))
                 }
             }
+            readOnly = true
             if status == .FW_OK && which % 5 < 3 {
                 let raw = out.load(as: Int32.self)
                 check((0...2).contains(raw), "\(name) stored \(raw)")
@@ -481,16 +595,367 @@ private struct Session {
                 status = nullOut ? fw_form_is_valid(handle, nil) : fw_form_is_valid(handle, &valid)
                 if status == .FW_OK { check(valid == before?.isValid, "is_valid \(valid) vs snapshot") }
             }
-        default:  // match limits, including 0 and huge values
+            readOnly = true
+        case 20, 21:  // match limits, including 0 and huge values
             let m = UInt32(bitPattern: reader.int32()) % 2_000_001, d = UInt32(bitPattern: reader.int32()), h = UInt32(bitPattern: reader.int32()) % 65_537
             name = "fw_form_set_match_limits(\(m), \(d), \(h))"
             needHandle()
             if m == 0 || d == 0 || h == 0 { refused.insert(.FW_ERR_INVALID_ARGUMENT); mustFail = true }
             allowed.insert(.FW_ERR_CALLBACK)
             status = fw_form_set_match_limits(handle, m, d, h)
+            apply = { $0.limits = [m, d, h] }
+        case 22, 23:  // one field's whole state: fw_field_snapshot (by id) / fw_field_snapshot_at (by index)
+            let sizeByte = reader.byte(), bufferByte = reader.byte(), r = reader.byte()
+            let declared = pickSnapshotSize(sizeByte)
+            let nullSnapshot = sizeByte == 0xFF
+            var position: Int? = nil, id: [UInt8] = [], fieldIndex: UInt = 0
+            if op == 22 {
+                id = pickID(index)
+                name = "fw_field_snapshot(\(show(id)))"
+                needUTF8([id])
+                position = needField(id)
+            } else {
+                fieldIndex = pickIndex(index)
+                name = "fw_field_snapshot_at(\(fieldIndex))"
+                position = needIndex(fieldIndex)
+            }
+            let field = position.flatMap { p in before?.fields[p] }
+            let (size, null) = pickTextSize(bufferByte, r, lengths: field.map { [$0.message.count, $0.displayMessage.count, $0.value.count] } ?? [])
+            let texts = TextMemory(size: size, null: null)
+            needSnapshotArguments(declared: declared, nullSnapshot: nullSnapshot, texts: texts)
+            allowed.insert(.FW_ERR_BUFFER_TOO_SMALL)
+            readOnly = true
+            status = withCString(id) { i in
+                probeSnapshot(name, declared: declared, texts: texts, nullSnapshot: nullSnapshot,
+                              expected: { position.flatMap { expectedField($0, before) } }) {
+                    op == 22 ? fw_field_snapshot(handle, i, $0, $1, $2) : fw_field_snapshot_at(handle, fieldIndex, $0, $1, $2)
+                }.status
+            }
+        case 24:  // every field's state in one call: fw_form_snapshots
+            name = "fw_form_snapshots"
+            needHandle()
+            let flags = reader.byte(), capacityByte = reader.byte(), sizeByte = reader.byte(), bufferByte = reader.byte(), r = reader.byte()
+            let fields = before?.fields ?? []
+            let count = index == nil ? Int(capacityByte % 3) : fields.count
+            var declared = pickSnapshotSize(sizeByte)
+            if declared > 4096 { declared = UInt(snapshotSize) * 2 }  // the array's stride: keep it allocatable
+            let stride = snapshotStride(declared)
+            let capacity: UInt
+            switch capacityByte % 8 {
+            case 0...3: capacity = UInt(count + Int(capacityByte >> 3) % 3)
+            case 4: capacity = UInt(max(0, count - 1))
+            case 5: capacity = 0
+            case 6: capacity = UInt.max  // only `count` elements exist: the library must touch no more
+            default: capacity = UInt(count)
+            }
+            let elements = capacity == UInt.max ? count : Int(capacity)
+            let nullArray = flags & 3 == 3
+            let nullCount = flags & 0x0C == 0x0C
+            let nullTextSize = flags & 0x10 != 0
+            let odd = count > 1 && flags & 0xE0 == 0xE0 ? 1 + Int(r) % (count - 1) : nil  // an element declaring another size
+            let (size, null) = pickTextSize(bufferByte, r, lengths: fields.flatMap { [$0.message.count, $0.displayMessage.count, $0.value.count] })
+            let texts = TextMemory(size: size, null: null)
+            let memory = SnapshotMemory(count: elements, stride: stride) { $0 == odd ? declared + 8 : declared }
+            if nullCount || (texts.pointer == nil && texts.size != 0) { refused.insert(.FW_ERR_NULL_ARGUMENT); mustFail = true }
+            if index != nil {
+                if UInt(count) > capacity {
+                    refused.insert(.FW_ERR_BUFFER_TOO_SMALL); mustFail = true
+                    if nullArray { refused.insert(.FW_ERR_NULL_ARGUMENT) }
+                } else if count > 0 {
+                    if nullArray { refused.insert(.FW_ERR_NULL_ARGUMENT); mustFail = true }
+                    if snapshotSizeRefused(declared) || (odd != nil && elements > 1) { refused.insert(.FW_ERR_INVALID_ARGUMENT); mustFail = true }
+                    if snapshotSizeOdd(declared) { refused.insert(.FW_ERR_INVALID_ARGUMENT); allowed.insert(.FW_ERR_INVALID_ARGUMENT) }
+                    allowed.insert(.FW_ERR_BUFFER_TOO_SMALL)
+                } else {
+                    // No field, nothing to fill: whether the array and its sizes are looked at is open.
+                    if nullArray { refused.insert(.FW_ERR_NULL_ARGUMENT); allowed.insert(.FW_ERR_NULL_ARGUMENT) }
+                    if snapshotSizeRefused(declared) || snapshotSizeOdd(declared) {
+                        refused.insert(.FW_ERR_INVALID_ARGUMENT); allowed.insert(.FW_ERR_INVALID_ARGUMENT)
+                    }
+                }
+            }
+            let outs = UnsafeMutablePointer<UInt>.allocate(capacity: 2)
+            defer { outs.deallocate() }
+            outs.initialize(repeating: 0xDEAD, count: 2)
+            status = fw_form_snapshots(handle, nullArray ? nil : memory.pointer, capacity, nullCount ? nil : outs,
+                                       texts.pointer, UInt(texts.size), nullTextSize ? nil : outs + 1)
+            checkLastError(status, name)
+            readOnly = true
+            if index != nil && (status == .FW_OK || status == .FW_ERR_BUFFER_TOO_SMALL) {
+                let what = "\(name)(capacity \(capacity), size \(declared), buf \(null ? "NULL" : "\(size) bytes"))"
+                check(!nullCount, "\(what): NULL out_count gave \(status.rawValue)")
+                check(outs[0] == UInt(count), "\(what): out_count \(outs[0]), the form has \(count) fields")
+                if UInt(count) > capacity {
+                    check(memory.allUntouched(), "\(what): \(count) fields exceed the capacity, yet snapshots were written")
+                } else {
+                    for i in 0..<count {
+                        guard let e = expectedField(i, before) else { fail("\(what): no expectation for field \(i)") }
+                        checkSnapshotMembers("\(what)[\(i)]", memory.members(i), declared: declared, expected: e, texts: texts)
+                        check(memory.untouched(i, from: snapshotSize, to: stride), "\(what): wrote past sizeof(fw_snapshot) in element \(i)")
+                    }
+                    for i in count..<max(count, elements) {
+                        check(memory.untouched(i, from: MemoryLayout<UInt>.size, to: stride), "\(what): element \(i), past the count, was written")
+                    }
+                    let needed = fields.reduce(0) { $0 + $1.message.count + $1.displayMessage.count + $1.value.count + 3 }
+                    if !nullTextSize { check(outs[1] == UInt(needed), "\(what): out_text_size \(outs[1]), the texts need \(needed)") }
+                    if texts.pointer == nil {
+                        check(status == .FW_OK, "\(what): no text buffer, yet \(status.rawValue)")
+                    } else {
+                        check(status == (texts.allCopied ? .FW_OK : .FW_ERR_BUFFER_TOO_SMALL),
+                              "\(what): status \(status.rawValue), but every text copied: \(texts.allCopied) (need \(needed))")
+                    }
+                    texts.checkRestUntouched(what)
+                }
+            }
+        case 25:  // a keystroke and its redraw: fw_field_update (by id) / fw_field_update_at (by index)
+            let byIndex = reader.bool()
+            let value = pickValue()
+            let sizeByte = reader.byte(), bufferByte = reader.byte(), r = reader.byte()
+            let declared = pickSnapshotSize(sizeByte)
+            let nullSnapshot = sizeByte == 0xFF
+            let nullValue = bufferByte == 0xFF
+            var position: Int? = nil, id: [UInt8] = [], fieldIndex: UInt = 0
+            if byIndex {
+                fieldIndex = pickIndex(index)
+                name = "fw_field_update_at(\(fieldIndex), \(nullValue ? "NULL" : show(value)))"
+                position = needIndex(fieldIndex)
+            } else {
+                id = pickID(index)
+                name = "fw_field_update(\(show(id)), \(nullValue ? "NULL" : show(value)))"
+                needUTF8([id])
+                position = needField(id)
+            }
+            if nullValue { refused.insert(.FW_ERR_NULL_ARGUMENT); mustFail = true } else { needUTF8([value]) }
+            // Buffer sizes around the texts as they are now, with the new value's length.
+            let field = position.flatMap { p in before?.fields[p] }
+            let (size, null) = pickTextSize(bufferByte, r, lengths: field.map { [$0.message.count, $0.displayMessage.count, cView(value).count] } ?? [])
+            let texts = TextMemory(size: size, null: null)
+            needSnapshotArguments(declared: declared, nullSnapshot: nullSnapshot, texts: texts)
+            allowed.formUnion([.FW_ERR_CALLBACK, .FW_ERR_BUFFER_TOO_SMALL])
+            changesOn = [.FW_ERR_BUFFER_TOO_SMALL]   // the value was set; only texts did not fit
+            eventPosition = position
+            apply = event(2, position, value: value)
+            let live = index.map { forms[$0].handle }
+            // The members must equal what the per-property queries say right after the call.
+            status = withCString(id) { i in withCString(nullValue ? nil : value) { v in
+                probeSnapshot(name, declared: declared, texts: texts, nullSnapshot: nullSnapshot, untouchedOnFailure: true,
+                              expected: { position.flatMap { expectedField($0, live.flatMap { snapshot($0) }, value: cView(value)) } }) {
+                    byIndex ? fw_field_update_at(handle, fieldIndex, v, $0, $1, $2) : fw_field_update(handle, i, v, $0, $1, $2)
+                }.status
+            } }
+            lastErrorChecked = true   // the expectation's queries replaced the last error; probeSnapshot checked it first
+        case 26:  // a field and its rules, all or nothing: fw_form_add_field_with_rules
+            let id = pickID(nil), label = pickOptional(idPool.map { $0 } + [nil]), initial = pickOptional(valuePool + [nil])
+            let flags = reader.byte(), extra = reader.byte()
+            let ruleCount = Int(flags % 6)
+            let ruleSize = MemoryLayout<fw_rule>.size
+            let stride: Int
+            switch (flags >> 3) % 16 {
+            case 0...10: stride = ruleSize
+            case 11, 12: stride = ruleSize + 8
+            case 13: stride = ruleSize + 64
+            case 14: stride = ruleSize - 8        // too small
+            default: stride = ruleSize + 1        // unaligned
+            }
+            let nullRules = ruleCount > 0 && extra == 0xFF
+            let mismatch = ruleCount > 1 && extra >= 0xF0 && extra < 0xFF ? Int(extra & 0xF) % ruleCount : nil
+            name = "fw_form_add_field_with_rules(\(show(id)), \(ruleCount) rules, stride \(stride))"
+            needUTF8([id, label, initial]); needHandle()
+            if let index, isValidUTF8(cView(id)) {
+                if cView(id).isEmpty { refused.insert(.FW_ERR_INVALID_ARGUMENT); mustFail = true }
+                else if forms[index].position(cView(id)) != nil { refused.insert(.FW_ERR_DUPLICATE_FIELD); mustFail = true }
+            }
+            if nullRules { refused.insert(.FW_ERR_NULL_ARGUMENT); mustFail = true }
+            if ruleCount > 0 && (stride < ruleSize || stride % MemoryLayout<fw_rule>.alignment != 0) {
+                refused.insert(.FW_ERR_INVALID_ARGUMENT); mustFail = true
+            }
+            if mismatch != nil { refused.insert(.FW_ERR_INVALID_ARGUMENT); mustFail = true }
+            // The array, exactly sized (slack only when a size lies about the stride), garbage between elements.
+            let bytes = max(1, ruleCount * stride + (mismatch != nil ? 64 * ruleCount : 0))
+            let array = malloc(bytes)!
+            defer { free(array) }
+            memset(array, 0xCC, bytes)
+            let strings = CStringPool()
+            var modelRules: [ModelRule] = []
+            var mins: [Int] = [], maxes: [Int] = []
+            var custom: [(record: Int, context: UnsafeMutableRawPointer, destroy: Bool)] = []
+            var decoys: [(record: Int, context: UnsafeMutableRawPointer)] = []
+            for i in 0..<ruleCount {
+                let kb = reader.byte()
+                var rule = fw_rule()
+                rule.size = i == mismatch ? stride + 8 : stride
+                rule.length = Int32(bitPattern: UInt32(kb) &* 0x0101_0101)   // read only by the length kinds
+                let message = pickOptional(messagePool)
+                needUTF8([message])
+                rule.message = strings.make(message)
+                // Members the kind does not read hold junk, which must be ignored: even invalid UTF-8.
+                rule.text = strings.make(idPool[Int(kb >> 4) % idPool.count])
+                var decoy = kb & 0x80 != 0
+                switch kb % 10 {
+                case 0: rule.kind = fw_rule_kind.FW_RULE_REQUIRED.rawValue; modelRules.append(.required)
+                case 1: rule.kind = fw_rule_kind.FW_RULE_EMAIL.rawValue; modelRules.append(.opaque)
+                case 2: rule.kind = fw_rule_kind.FW_RULE_PHONE.rawValue; modelRules.append(.opaque)
+                case 3, 4:
+                    let isMin = kb % 10 == 3, n = pickLength()
+                    rule.kind = (isMin ? fw_rule_kind.FW_RULE_MIN_LENGTH : .FW_RULE_MAX_LENGTH).rawValue
+                    rule.length = n
+                    // Checked against the earlier rules of the same array, as fw_field_add_min/max_length.
+                    if n < 0 || (isMin ? maxes.contains { Int(n) > $0 } : mins.contains { Int(n) < $0 }) {
+                        refused.insert(.FW_ERR_INVALID_ARGUMENT); mustFail = true
+                    }
+                    if isMin { mins.append(Int(n)) } else { maxes.append(Int(n)) }
+                    modelRules.append(.length(isMin: isMin, count: Int(n)))
+                case 5:
+                    let b = reader.byte()
+                    let pattern: [UInt8]? = b == 0xDF ? nil : b >= 0xE0 ? reader.chunk(limit: 64) : patternPool[Int(b) % patternPool.count]
+                    rule.kind = fw_rule_kind.FW_RULE_REGEX.rawValue
+                    rule.text = strings.make(pattern)
+                    if let pattern {
+                        needUTF8([pattern])
+                        if isValidUTF8(cView(pattern)) { refused.insert(.FW_ERR_INVALID_PATTERN); allowed.insert(.FW_ERR_INVALID_PATTERN) }
+                    } else { refused.insert(.FW_ERR_NULL_ARGUMENT); mustFail = true }
+                    modelRules.append(.opaque)
+                case 6:
+                    let b = reader.byte()
+                    let other: [UInt8]? = b == 0xDF ? nil : (b & 1 == 0 ? pickID(index) : idPool[Int(b >> 1) % idPool.count])
+                    rule.kind = fw_rule_kind.FW_RULE_MATCHES.rawValue
+                    rule.text = strings.make(other)
+                    if let other {
+                        needUTF8([other])
+                        if isValidUTF8(cView(other)) && isValidUTF8(cView(id)) {
+                            if text(cView(other)) == text(cView(id)) { refused.insert(.FW_ERR_INVALID_ARGUMENT); mustFail = true }
+                            else if let index, forms[index].position(cView(other)) == nil { refused.insert(.FW_ERR_UNKNOWN_FIELD); mustFail = true }
+                        }
+                    } else { refused.insert(.FW_ERR_NULL_ARGUMENT); mustFail = true }
+                    modelRules.append(.opaque)
+                case 7, 8:
+                    let cb = reader.byte()
+                    rule.kind = fw_rule_kind.FW_RULE_CUSTOM.rawValue
+                    let c = contexts.count
+                    // Marked stored before the call (the validator may run on the initial value); undone on failure.
+                    contexts.append(ContextRecord(form: UInt(bitPattern: handle), stored: true))
+                    let context = malloc(MemoryLayout<Int>.size)!
+                    context.storeBytes(of: c, as: Int.self)
+                    rule.validate = cb & 7 == 7 ? nil : fuzzValidator
+                    rule.context = context
+                    rule.destroy = cb & 8 != 0 ? nil : fuzzDestroy
+                    if rule.validate == nil { refused.insert(.FW_ERR_NULL_ARGUMENT); mustFail = true }
+                    custom.append((c, context, rule.destroy != nil))
+                    if !cView(initial ?? []).isEmpty { allowed.insert(.FW_ERR_CALLBACK) }  // it runs on the initial value
+                    modelRules.append(.opaque)
+                    decoy = false
+                default:
+                    let kinds: [Int32] = [8, -1, Int32.max, 100, Int32.min]
+                    rule.kind = kinds[Int(kb >> 4) % kinds.count]
+                    refused.insert(.FW_ERR_INVALID_ARGUMENT); mustFail = true
+                    modelRules.append(.opaque)
+                }
+                if decoy {
+                    // A validator, context and destructor on a kind that does not read them: never called.
+                    let c = contexts.count
+                    contexts.append(ContextRecord(form: UInt(bitPattern: handle), decoy: true))
+                    let context = malloc(MemoryLayout<Int>.size)!
+                    context.storeBytes(of: c, as: Int.self)
+                    rule.validate = fuzzValidator; rule.context = context; rule.destroy = fuzzDestroy
+                    decoys.append((c, context))
+                }
+                withUnsafeBytes(of: &rule) { (array + i * stride).copyMemory(from: $0.baseAddress!, byteCount: min(ruleSize, stride)) }
+            }
+            let rules: UnsafePointer<fw_rule>? = nullRules || (ruleCount == 0 && flags & 0x40 != 0) ? nil
+                : UnsafePointer(array.assumingMemoryBound(to: fw_rule.self))
+            status = withCString(id) { i in withCString(label) { l in withCString(initial) { v in
+                fw_form_add_field_with_rules(handle, i, l, v, rules, UInt(ruleCount))
+            } } }
+            for (c, context, destroys) in custom {
+                if status == .FW_OK {
+                    if destroys { if let index { forms[index].contextIndices.append(c) } }
+                    else { contexts[c].noDestructor = true; pendingFree.append(context) }
+                } else {
+                    contexts[c].stored = false
+                    check(contexts[c].destroyed == 0, "\(name) failed (\(status.rawValue)) but destroyed a custom rule's context")
+                    free(context)
+                }
+            }
+            for (c, context) in decoys {
+                check(contexts[c].destroyed == 0, "\(name): the context of a non-custom rule was destroyed")
+                free(context)
+            }
+            let added = modelRules
+            apply = { m in
+                var field = FieldModel(id: cView(id), initial: initial.map(cView) ?? [], value: initial.map(cView) ?? [])
+                for rule in added { field.add(rule) }
+                m.fields.append(field)
+            }
+        case 27:  // the match limits read back: fw_form_match_limits
+            name = "fw_form_match_limits"
+            needHandle()
+            let mask = reader.byte()
+            let out = UnsafeMutablePointer<UInt32>.allocate(capacity: 3)
+            defer { out.deallocate() }
+            out.initialize(repeating: 0xDEAD_BEEF, count: 3)
+            let nulls = (0..<3).map { mask & (1 << $0) != 0 }
+            status = fw_form_match_limits(handle, nulls[0] ? nil : out, nulls[1] ? nil : out + 1, nulls[2] ? nil : out + 2)
+            readOnly = true
+            if status == .FW_OK, let index {
+                for k in 0..<3 {
+                    let expected = nulls[k] ? 0xDEAD_BEEF : forms[index].limits[k]
+                    check(out[k] == expected, "\(name): limit \(k) reads \(out[k]), last set \(forms[index].limits[k]) (NULL: \(nulls[k]))")
+                }
+            }
+        default:  // 28: fw_form_field_index, then an event naming the field by index
+            let id = pickID(index)
+            let lookupByte = reader.byte()
+            let nullOut = lookupByte == 0xFF
+            let outIndex = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
+            defer { outIndex.deallocate() }
+            outIndex.pointee = 0xDEAD
+            let lookup = withCString(id) { fw_form_field_index(handle, $0, nullOut ? nil : outIndex) }
+            let lookupName = "fw_form_field_index(\(show(id)))"
+            checkLastError(lookup, lookupName)
+            var lookupRefused: Set<fw_status> = []
+            let found = index.flatMap { forms[$0].position(cView(id)) }
+            if nullOut { lookupRefused.insert(.FW_ERR_NULL_ARGUMENT) }
+            if !isValidUTF8(cView(id)) { lookupRefused.insert(.FW_ERR_INVALID_UTF8) }
+            if index == nil { lookupRefused.insert(.FW_ERR_INVALID_HANDLE) }
+            else if found == nil && isValidUTF8(cView(id)) { lookupRefused.insert(.FW_ERR_UNKNOWN_FIELD) }
+            if let found, lookupRefused.isEmpty {
+                check(lookup == .FW_OK && outIndex.pointee == UInt(found),
+                      "\(lookupName): status \(lookup.rawValue), index \(outIndex.pointee), model \(found)")
+            } else {
+                check(lookupRefused.contains(lookup), "\(lookupName): expected one of \(lookupRefused.map(\.rawValue).sorted()), got \(lookup.rawValue)")
+            }
+            if let index { check(snapshot(forms[index].handle) == before, "\(lookupName) changed the form") }
+            let kind = Int(lookupByte % 4)
+            let fieldIndex = lookup == .FW_OK && lookupByte & 0x30 != 0x30 ? outIndex.pointee : pickIndex(index)
+            let position = needIndex(fieldIndex)
+            allowed.insert(.FW_ERR_CALLBACK)
+            var value: [UInt8] = []
+            switch kind {
+            case 0:
+                name = "fw_field_focus_at(\(fieldIndex))"
+                status = fw_field_focus_at(handle, fieldIndex)
+            case 1:
+                name = "fw_field_blur_at(\(fieldIndex))"
+                status = fw_field_blur_at(handle, fieldIndex)
+                eventPosition = position
+            case 2:
+                value = pickValue()
+                name = "fw_field_set_value_at(\(fieldIndex), \(show(value)))"
+                needUTF8([value])
+                status = withCString(value) { fw_field_set_value_at(handle, fieldIndex, $0) }
+                eventPosition = position
+            default:
+                name = "fw_field_touch_at(\(fieldIndex))"
+                status = fw_field_touch_at(handle, fieldIndex)
+            }
+            apply = event(kind, position, value: value)
         }
 
-        checkLastError(status, name)
+        if lastErrorChecked { checkKnown(status, name) } else { checkLastError(status, name) }
+        if trace {
+            let line = "  \(name) -> \(status.rawValue)\(mustFail ? " (must fail: \(refused.map(\.rawValue).sorted()))" : "")\n"
+            line.utf8CString.withUnsafeBufferPointer { _ = write(2, $0.baseAddress, $0.count - 1) }
+        }
         check(status != .FW_ERR_INTERNAL, "\(name) returned FW_ERR_INTERNAL (no input should cause it)")
         if mustFail {
             check(refused.contains(status), "\(name): expected one of \(refused.map(\.rawValue).sorted()), got \(status.rawValue)")
@@ -499,7 +964,8 @@ private struct Session {
         }
         guard let index else { return }
         let after = snapshot(forms[index].handle)
-        if status != .FW_OK {
+        if readOnly { check(after == before, "\(name) (status \(status.rawValue)) changed the form's observable state") }
+        if status != .FW_OK && !changesOn.contains(status) {
             check(after == before, "failed \(name) (status \(status.rawValue)) changed the form's observable state")
             return
         }
@@ -540,6 +1006,10 @@ private struct Session {
             }
         }
         if allPredicted { check(snap.isValid == predictedValid, "is_valid \(snap.isValid), model \(predictedValid)") }
+        // The match limits read back as last set (a refused or failed set_match_limits kept them).
+        var limits: [UInt32] = [0, 0, 0]
+        let status = limits.withUnsafeMutableBufferPointer { fw_form_match_limits(model.handle, $0.baseAddress, $0.baseAddress! + 1, $0.baseAddress! + 2) }
+        check(status == .FW_OK && limits == model.limits, "fw_form_match_limits: \(status.rawValue), \(limits), model \(model.limits)")
     }
 }
 

@@ -6,6 +6,9 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+// The ABI's C structs and callback types (fw_snapshot, fw_rule, fw_validate_fn, fw_destroy_fn) come from
+// this clang module; re-exported so every harness file of the module sees them.
+@_exported import CFormwellTypes
 
 // MARK: Failing loudly
 
@@ -272,6 +275,7 @@ struct FieldSnapshot: Equatable {
     var touched: Bool
     var message: [UInt8]
     var displayMessage: [UInt8]
+    var limitExceeded: Bool
 }
 
 struct FormSnapshot: Equatable {
@@ -296,17 +300,18 @@ func snapshot(_ form: OpaquePointer?) -> FormSnapshot? {
         }
         fields.append(withCString(id) { cid in
             var phase = fw_phase.FW_PHASE_IDLE, validity = fw_validity.FW_VALIDITY_EMPTY
-            var display = fw_display.FW_DISPLAY_NONE, touched = false
+            var display = fw_display.FW_DISPLAY_NONE, touched = false, exceeded = false
             check(fw_field_phase(form, cid, &phase) == .FW_OK, "fw_field_phase failed on a listed field \(show(id))")
             check(fw_field_validity(form, cid, &validity) == .FW_OK, "fw_field_validity failed")
             check(fw_field_display(form, cid, &display) == .FW_OK, "fw_field_display failed")
             check(fw_field_touched(form, cid, &touched) == .FW_OK, "fw_field_touched failed")
+            check(fw_field_limit_exceeded(form, cid, &exceeded) == .FW_OK, "fw_field_limit_exceeded failed")
             let value = readString("fw_field_value") { fw_field_value(form, cid, $0, $1, $2) } ?? []
             let message = readString("fw_field_message") { fw_field_message(form, cid, $0, $1, $2) } ?? []
             let displayMessage = readString("fw_field_display_message") { fw_field_display_message(form, cid, $0, $1, $2) } ?? []
             return FieldSnapshot(id: id, value: value, phase: phase.rawValue, validity: validity.rawValue,
                                  display: display.rawValue, touched: touched, message: message,
-                                 displayMessage: displayMessage)
+                                 displayMessage: displayMessage, limitExceeded: exceeded)
         })
     }
     var isValid = false
@@ -356,4 +361,292 @@ func checkConsistent(_ snap: FormSnapshot) {
         }
     }
     check(focused <= 1, "\(focused) fields are focused at once")
+}
+
+// MARK: fw_snapshot: one field's whole state in one call
+
+/// sizeof(fw_snapshot) as the harness was compiled with (the first version's struct).
+let snapshotSize = MemoryLayout<fw_snapshot>.size
+/// What caller-owned snapshot memory holds before a call (every byte but the `size` members).
+let snapshotFill: UInt8 = 0xA5
+/// What caller-owned text buffers hold before a call.
+let textFill: UInt8 = 0x55
+
+private func snapshotOffset(_ key: PartialKeyPath<fw_snapshot>) -> Int { MemoryLayout<fw_snapshot>.offset(of: key)! }
+
+/// The members of one fw_snapshot as the library left them, read byte-wise at their offsets: any
+/// alignment works, and a bool member holding something other than 0 or 1 is caught rather than
+/// being undefined behaviour.
+struct SnapshotMembers {
+    var size: UInt
+    var index: UInt
+    var phase: Int32
+    var validity: Int32
+    var display: Int32
+    var failingRule: Int32
+    var touched: UInt8
+    var limitExceeded: UInt8
+    var messageLength: UInt
+    var displayMessageLength: UInt
+    var valueLength: UInt
+    var textSize: UInt
+    var message: UnsafePointer<CChar>?
+    var displayMessage: UnsafePointer<CChar>?
+    var value: UnsafePointer<CChar>?
+
+    init(_ raw: UnsafeRawPointer) {
+        func word(_ key: PartialKeyPath<fw_snapshot>) -> UInt { raw.loadUnaligned(fromByteOffset: snapshotOffset(key), as: UInt.self) }
+        func int32(_ key: PartialKeyPath<fw_snapshot>) -> Int32 { raw.loadUnaligned(fromByteOffset: snapshotOffset(key), as: Int32.self) }
+        func byte(_ key: PartialKeyPath<fw_snapshot>) -> UInt8 { raw.load(fromByteOffset: snapshotOffset(key), as: UInt8.self) }
+        func text(_ key: PartialKeyPath<fw_snapshot>) -> UnsafePointer<CChar>? { UnsafePointer(bitPattern: word(key)) }
+        size = word(\.size); index = word(\.index)
+        phase = int32(\.phase); validity = int32(\.validity); display = int32(\.display); failingRule = int32(\.failing_rule)
+        touched = byte(\.touched); limitExceeded = byte(\.limit_exceeded)
+        messageLength = word(\.message_length); displayMessageLength = word(\.display_message_length)
+        valueLength = word(\.value_length); textSize = word(\.text_size)
+        message = text(\.message); displayMessage = text(\.display_message); value = text(\.value)
+    }
+}
+
+/// Caller-owned memory for `count` fw_snapshot elements `stride` bytes apart (stride >= sizeof, any
+/// alignment), malloc'd to exactly count * stride bytes (at least one struct) so AddressSanitizer sees
+/// a write past the end. Every byte is `snapshotFill` except each element's `size` member.
+final class SnapshotMemory {
+    let base: UnsafeMutableRawPointer
+    let stride: Int
+    let count: Int
+    let bytes: Int
+
+    init(count: Int, stride: Int, declared: (Int) -> UInt) {
+        precondition(stride >= snapshotSize)
+        self.stride = stride
+        self.count = count
+        bytes = max(count * stride, snapshotSize)
+        base = malloc(bytes)!
+        memset(base, Int32(snapshotFill), bytes)
+        for i in 0..<count { (base + i * stride).storeBytes(of: declared(i), as: UInt.self) }
+    }
+
+    deinit { free(base) }
+
+    /// Element 0 as the typed pointer the functions take (misaligned when the stride is).
+    var pointer: UnsafeMutablePointer<fw_snapshot> { base.assumingMemoryBound(to: fw_snapshot.self) }
+
+    func members(_ i: Int) -> SnapshotMembers { SnapshotMembers(base + i * stride) }
+
+    /// Whether element i's bytes in from..<to still hold the fill.
+    func untouched(_ i: Int, from: Int, to: Int) -> Bool {
+        let p = (base + i * stride).assumingMemoryBound(to: UInt8.self)
+        return (from..<max(from, to)).allSatisfy { p[$0] == snapshotFill }
+    }
+
+    /// Whether every byte but the `size` members still holds the fill.
+    func allUntouched() -> Bool {
+        let p = base.assumingMemoryBound(to: UInt8.self)
+        let sizeBytes = MemoryLayout<UInt>.size
+        return (0..<bytes).allSatisfy { offset in
+            offset / stride < count && offset % stride < sizeBytes ? true : p[offset] == snapshotFill
+        }
+    }
+}
+
+/// A caller-owned text buffer for the snapshot functions: NULL (with any size), or malloc'd to exactly
+/// `size` bytes (one when 0) filled with `textFill`. Follows where the copied texts land across one
+/// call (fw_form_snapshots puts every field's texts in one buffer, field after field).
+final class TextMemory {
+    let pointer: UnsafeMutablePointer<CChar>?
+    let size: Int
+    /// Bytes every text so far needs with its NUL, copied or not (where the next one would go).
+    private(set) var cursor = 0
+    /// Every text so far was copied.
+    private(set) var allCopied = true
+    /// End of the last copied text: the texts lie in the buffer in order.
+    private var end = 0
+    private var covered: [Bool]
+
+    init(size: Int, null: Bool) {
+        self.size = size
+        pointer = null ? nil : malloc(max(size, 1))!.assumingMemoryBound(to: CChar.self)
+        if let pointer { memset(pointer, Int32(textFill), max(size, 1)) }
+        covered = Array(repeating: false, count: null ? 0 : size)
+    }
+
+    deinit { free(pointer) }
+
+    /// The next text of the call, `text`, came back as `copy`: a copy inside the buffer (after the
+    /// texts before it, overlapping none) holding exactly `text` and a NUL, or NULL when it did not fit.
+    func expect(_ what: String, _ copy: UnsafePointer<CChar>?, _ text: [UInt8]) {
+        let need = text.count + 1
+        defer { cursor += need }
+        guard let buffer = pointer else {
+            check(copy == nil, "\(what): a text was copied though buf is NULL")
+            allCopied = false
+            return
+        }
+        guard let copy else {
+            check(!(allCopied && cursor + need <= size),
+                  "\(what): not copied although it fits (texts before it need \(cursor) bytes, it \(need), buffer \(size))")
+            allCopied = false
+            return
+        }
+        let offset = UnsafeRawPointer(buffer).distance(to: UnsafeRawPointer(copy))
+        check(offset >= 0 && offset + need <= size,
+              "\(what): copy at offset \(offset) (\(need) bytes) lies outside the \(size)-byte buffer")
+        check(offset >= end, "\(what): copy at offset \(offset) overlaps or precedes the text before it (ends at \(end))")
+        let bytes = (0..<need).map { UInt8(bitPattern: copy[$0]) }
+        check(Array(bytes.prefix(text.count)) == text && bytes[text.count] == 0,
+              "\(what): copy holds \(show(Array(bytes.prefix(text.count)))) + \(bytes[text.count]), expected \(show(text)) + NUL")
+        for i in offset..<(offset + need) { covered[i] = true }
+        end = offset + need
+    }
+
+    /// Bytes no copied text covers still hold the fill (a text that did not fit was not copied at all).
+    func checkRestUntouched(_ what: String) {
+        guard let pointer else { return }
+        for i in 0..<size where !covered[i] {
+            check(UInt8(bitPattern: pointer[i]) == textFill, "\(what): buffer byte \(i) written outside the copied texts")
+        }
+    }
+}
+
+/// What the per-property queries say about a field, for checking a snapshot of it.
+struct ExpectedField {
+    var field: FieldSnapshot
+    var index: Int
+    /// The number of rules the field has, when known.
+    var ruleCount: Int? = nil
+    /// The failing rule a model predicts for an invalid field, when it can.
+    var failingRule: Int? = nil
+}
+
+/// Checks one filled snapshot against the per-property answers; its texts go through `texts`.
+func checkSnapshotMembers(_ what: String, _ m: SnapshotMembers, declared: UInt, expected e: ExpectedField, texts: TextMemory) {
+    let f = e.field
+    let name = "\(what) [\(show(f.id)) at \(e.index)]"
+    check(m.size == declared, "\(name): size member \(m.size), caller set \(declared)")
+    check(m.index == UInt(e.index), "\(name): index \(m.index)")
+    check(m.phase == f.phase, "\(name): phase \(m.phase), fw_field_phase \(f.phase)")
+    check(m.validity == f.validity, "\(name): validity \(m.validity), fw_field_validity \(f.validity)")
+    check(m.display == f.display, "\(name): display \(m.display), fw_field_display \(f.display)")
+    check(m.touched <= 1 && m.limitExceeded <= 1, "\(name): bool members hold \(m.touched) / \(m.limitExceeded)")
+    check((m.touched == 1) == f.touched, "\(name): touched \(m.touched), fw_field_touched \(f.touched)")
+    check((m.limitExceeded == 1) == f.limitExceeded, "\(name): limit_exceeded \(m.limitExceeded), fw_field_limit_exceeded \(f.limitExceeded)")
+    check(m.messageLength == UInt(f.message.count), "\(name): message_length \(m.messageLength), message has \(f.message.count) bytes")
+    check(m.displayMessageLength == UInt(f.displayMessage.count),
+          "\(name): display_message_length \(m.displayMessageLength), display message has \(f.displayMessage.count) bytes")
+    check(m.valueLength == UInt(f.value.count), "\(name): value_length \(m.valueLength), value has \(f.value.count) bytes")
+    let textSize = f.message.count + f.displayMessage.count + f.value.count + 3
+    check(m.textSize == UInt(textSize), "\(name): text_size \(m.textSize), the three texts need \(textSize)")
+    if f.validity == fw_validity.FW_VALIDITY_INVALID.rawValue {
+        check(m.failingRule >= 0, "\(name): invalid but failing_rule \(m.failingRule)")
+        if let count = e.ruleCount { check(Int(m.failingRule) < count, "\(name): failing_rule \(m.failingRule) but \(count) rules") }
+        if let predicted = e.failingRule { check(Int(m.failingRule) == predicted, "\(name): failing_rule \(m.failingRule), model \(predicted)") }
+    } else {
+        check(m.failingRule == -1, "\(name): validity \(f.validity) but failing_rule \(m.failingRule)")
+    }
+    texts.expect("\(name) message", m.message, f.message)
+    texts.expect("\(name) display_message", m.displayMessage, f.displayMessage)
+    texts.expect("\(name) value", m.value, f.value)
+}
+
+/// The stride a caller uses for snapshots declaring `declared` bytes: that size, unless it is below
+/// the struct (refused) or absurd (the library must write only the struct's members anyway).
+func snapshotStride(_ declared: UInt) -> Int {
+    declared < UInt(snapshotSize) || declared > 4096 ? snapshotSize : Int(declared)
+}
+
+/// Whether the library must refuse a declared snapshot size: below the first version's struct.
+/// (Unaligned and absurd sizes are refused by this library; the header allows either answer.)
+func snapshotSizeRefused(_ declared: UInt) -> Bool { declared < UInt(snapshotSize) }
+func snapshotSizeOdd(_ declared: UInt) -> Bool {
+    declared % UInt(MemoryLayout<fw_snapshot>.alignment) != 0 || declared > UInt(Int32.max)
+}
+
+/// Calls a single-field snapshot function (fw_field_snapshot, _at, fw_field_update, _at) with a
+/// caller-chosen `size` member and text buffer. On FW_OK / FW_ERR_BUFFER_TOO_SMALL checks every
+/// member against `expected()` (asked after the call; nil means the field does not exist, so the call
+/// must have failed), the copied texts, the status against what fitted, the bytes past the struct
+/// (untouched) and the buffer outside the texts (untouched). On other failures, with
+/// `untouchedOnFailure`, checks the snapshot was not written. Returns the status and the members.
+@discardableResult
+func probeSnapshot(_ what: String, declared: UInt, texts: TextMemory, nullSnapshot: Bool = false,
+                   untouchedOnFailure: Bool = false, expected: () -> ExpectedField?,
+                   _ call: (UnsafeMutablePointer<fw_snapshot>?, UnsafeMutablePointer<CChar>?, UInt) -> fw_status)
+    -> (status: fw_status, members: SnapshotMembers?) {
+    let stride = snapshotStride(declared)
+    let memory = SnapshotMemory(count: 1, stride: stride) { _ in declared }
+    let status = call(nullSnapshot ? nil : memory.pointer, texts.pointer, UInt(texts.size))
+    checkLastError(status, what)
+    guard status == .FW_OK || status == .FW_ERR_BUFFER_TOO_SMALL else {
+        if untouchedOnFailure { check(memory.allUntouched(), "\(what): failed with \(status.rawValue) but wrote the snapshot") }
+        return (status, nil)
+    }
+    let sizeText = "size \(declared), buf \(texts.pointer == nil ? "NULL" : "\(texts.size) bytes")"
+    check(!nullSnapshot, "\(what): NULL snapshot gave \(status.rawValue)")
+    check(!snapshotSizeRefused(declared), "\(what): \(sizeText) gave \(status.rawValue)")
+    check(texts.pointer != nil || texts.size == 0, "\(what): NULL buf of \(texts.size) bytes gave \(status.rawValue)")
+    guard let e = expected() else { fail("\(what) (\(sizeText)) gave \(status.rawValue) for a field that does not exist") }
+    let m = memory.members(0)
+    checkSnapshotMembers("\(what) (\(sizeText))", m, declared: declared, expected: e, texts: texts)
+    if texts.pointer == nil {
+        check(status == .FW_OK, "\(what): (NULL, 0) gave \(status.rawValue)")
+    } else {
+        check(status == (texts.allCopied ? .FW_OK : .FW_ERR_BUFFER_TOO_SMALL),
+              "\(what) (\(sizeText), text_size \(m.textSize)): status \(status.rawValue) but every text copied: \(texts.allCopied)")
+    }
+    texts.checkRestUntouched(what)
+    check(memory.untouched(0, from: snapshotSize, to: stride), "\(what): wrote past sizeof(fw_snapshot) into the caller's \(stride)-byte struct")
+    return (status, m)
+}
+
+/// Picks the `size` member of a snapshot from a fuzz byte: mostly sizeof(fw_snapshot), else larger
+/// multiples of 8 (room for sentinels), too small, unaligned, or absurd.
+func pickSnapshotSize(_ b: UInt8) -> UInt {
+    let base = UInt(snapshotSize)
+    switch b % 16 {
+    case 0...8: return base
+    case 9, 10: return base + 8 * UInt(1 + (b >> 4) % 8)
+    case 11: return UInt(b >> 4) * 8 % base              // too small (0, 8, ... 120 % 96)
+    case 12: return base - 1 - UInt(b >> 4) % 8          // too small, unaligned
+    case 13: return base + 1 + UInt(b >> 4) % 7          // unaligned, larger
+    case 14: return b & 0x10 != 0 ? UInt(Int32.max) + 1 : UInt.max & ~7
+    default: return b & 0x10 != 0 ? 0 : base * 2
+    }
+}
+
+/// Picks a text buffer size from a fuzz byte given the three texts' lengths: NULL/0, 0, cuts inside and
+/// between the texts, exactly text_size, larger, or anything.
+func pickTextSize(_ b: UInt8, _ r: UInt8, lengths: [Int]) -> (size: Int, null: Bool) {
+    let m = lengths.count > 0 ? lengths[0] + 1 : 1, d = lengths.count > 1 ? lengths[1] + 1 : 1
+    let total = lengths.reduce(0) { $0 + $1 + 1 }
+    switch b % 12 {
+    case 0: return (0, true)
+    case 1: return (Int(r % 8) + 1, true)              // NULL with a size: refused
+    case 2: return (0, false)
+    case 3: return (max(0, m - 1), false)              // the message does not fit
+    case 4: return (m, false)                          // exactly the message
+    case 5: return (m + d - 1, false)                  // cut inside the display message
+    case 6: return (m + d, false)                      // exactly message + display message
+    case 7: return (max(0, total - 1), false)          // the value misses by one
+    case 8, 9: return (total, false)                   // exactly text_size
+    case 10: return (total + Int(r % 16), false)
+    default: return (Int(r), false)
+    }
+}
+
+/// malloc'd NUL-terminated copies (exactly sized, for AddressSanitizer) that live until the pool is
+/// freed: for strings a C struct points to (fw_rule.text, fw_rule.message).
+final class CStringPool {
+    private var pointers: [UnsafeMutablePointer<CChar>] = []
+
+    func make(_ bytes: [UInt8]?) -> UnsafePointer<CChar>? {
+        guard let bytes else { return nil }
+        let raw = malloc(bytes.count + 1)!.assumingMemoryBound(to: CChar.self)
+        for (i, b) in bytes.enumerated() { raw[i] = CChar(bitPattern: b) }
+        raw[bytes.count] = 0
+        pointers.append(raw)
+        return UnsafePointer(raw)
+    }
+
+    deinit { for p in pointers { free(p) } }
 }

@@ -5,6 +5,8 @@
 //   6 second value   7 numbers (Int32 lengths, buffer sizes, a status code)
 // Missing segments are empty. Each segment is handed over as a malloc'd NUL-terminated copy, so an
 // embedded NUL ends the C string early and invalid UTF-8 reaches the library as is.
+// Wherever a value is set and the state read, the field is also read through fw_field_snapshot_at
+// (and fw_field_snapshot by id), which must agree with the per-property queries.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -90,6 +92,50 @@ private func field(_ snap: FormSnapshot?, _ id: [UInt8]) -> FieldSnapshot? {
     snap?.fields.first { $0.id == id }
 }
 
+/// Reads the field at `index` through fw_field_snapshot_at and checks every member and copied text
+/// against the per-property queries: with no buffer (OK, text_size), with exactly text_size bytes (OK),
+/// by id with that buffer, and with a buffer size and `size` member derived from `seed` (no input byte
+/// is consumed, so the input format is unchanged). Snapshots run no validator.
+private func checkSnapshotAt(_ form: OpaquePointer?, _ index: Int, _ what: String, seed: Int) {
+    guard let snap = snapshot(form), index < snap.fields.count else { fail("\(what): no field \(index) to snapshot") }
+    let f = snap.fields[index]
+    let expected = ExpectedField(field: f, index: index)
+    let callsBefore = script.calls
+    let at = UInt(index), size = UInt(snapshotSize)
+    let first = probeSnapshot("\(what): fw_field_snapshot_at(\(index), NULL, 0)", declared: size, texts: TextMemory(size: 0, null: true),
+                              expected: { expected }) { fw_field_snapshot_at(form, at, $0, $1, $2) }
+    check(first.status == .FW_OK, "\(what): fw_field_snapshot_at(NULL, 0) gave \(first.status.rawValue)")
+    let textSize = Int(first.members?.textSize ?? 0)
+    let exact = probeSnapshot("\(what): fw_field_snapshot_at(\(index), \(textSize))", declared: size,
+                              texts: TextMemory(size: textSize, null: false), expected: { expected }) { fw_field_snapshot_at(form, at, $0, $1, $2) }
+    check(exact.status == .FW_OK, "\(what): fw_field_snapshot_at with text_size \(textSize) bytes gave \(exact.status.rawValue)")
+    let byID = withCString(f.id) { id in
+        probeSnapshot("\(what): fw_field_snapshot(\(show(f.id)))", declared: size, texts: TextMemory(size: textSize, null: false),
+                      expected: { expected }) { fw_field_snapshot(form, id, $0, $1, $2) }
+    }
+    check(byID.status == .FW_OK, "\(what): fw_field_snapshot by id gave \(byID.status.rawValue)")
+    // A derived buffer size (cuts inside and between the texts) and `size` member (larger or unaligned too).
+    let b = UInt8(truncatingIfNeeded: seed), r = UInt8(truncatingIfNeeded: seed >> 8)
+    var (bufferSize, null) = pickTextSize(b, r, lengths: [f.message.count, f.displayMessage.count, f.value.count])
+    if null && bufferSize > 0 { null = false }
+    var declared = pickSnapshotSize(UInt8(truncatingIfNeeded: seed >> 16))
+    if snapshotSizeRefused(declared) { declared = size }
+    let cut = probeSnapshot("\(what): fw_field_snapshot_at(\(index), size \(declared), \(null ? "NULL" : "\(bufferSize) bytes"))",
+                            declared: declared, texts: TextMemory(size: bufferSize, null: null),
+                            expected: { expected }) { fw_field_snapshot_at(form, at, $0, $1, $2) }
+    let allowed: [fw_status] = snapshotSizeOdd(declared) ? [.FW_OK, .FW_ERR_BUFFER_TOO_SMALL, .FW_ERR_INVALID_ARGUMENT] : [.FW_OK, .FW_ERR_BUFFER_TOO_SMALL]
+    check(allowed.contains(cut.status), "\(what): fw_field_snapshot_at (size \(declared), buffer \(bufferSize)) gave \(cut.status.rawValue)")
+    check(script.calls == callsBefore, "\(what): reading snapshots ran the validator")
+    check(snapshot(form) == snap, "\(what): reading snapshots changed the form")
+}
+
+/// A number derived from some inputs' bytes, to vary buffer sizes without consuming input.
+private func mix(_ parts: [UInt8]...) -> Int {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for part in parts { for b in part { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }; h = (h ^ 0xFF) &* 0x100_0000_01b3 }
+    return Int(truncatingIfNeeded: h >> 8)
+}
+
 private func sameID(_ a: [UInt8], _ b: [UInt8]) -> Bool {
     // Field ids are Swift Strings inside the engine: canonically equivalent ids are the same field.
     isValidUTF8(a) && isValidUTF8(b) && text(a) == text(b)
@@ -154,6 +200,7 @@ public func formwellTextInputsFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -
         } else {
             check(after == before, "failed fw_field_set_value changed the form")
         }
+        checkSnapshotAt(form, 0, "value \(show(cView(value)))", seed: mix([flags], value))
     }
 
     // 3. Lookups by arbitrary id bytes: same field, unknown field, or invalid UTF-8.
@@ -180,6 +227,7 @@ public func formwellTextInputsFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -
             let expected = messageArg.map(cView) ?? Array("This field is required".utf8)
             check(f?.validity == 2 && f?.message == expected, "required message read back as \(show(f?.message ?? []))")
             check(f?.display == 2 && f?.displayMessage == expected, "required display message differs")
+            checkSnapshotAt(form, 0, "required message", seed: mix([flags], messageArg ?? []))
         }
     }
 
@@ -212,6 +260,7 @@ public func formwellTextInputsFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -
                 fw_field_set_value(regexForm, "r", v)
             } }
             guard status == .FW_OK else { continue }
+            checkSnapshotAt(regexForm, 0, "regex value", seed: mix([flags], patternArg, value))
             let f = field(snapshot(regexForm), Array("r".utf8))
             if cView(value).isEmpty { check(f?.validity != 2, "empty value judged invalid by a regex"); continue }
             check(f?.validity == 1 || f?.validity == 2, "regex field with a value has validity \(f?.validity ?? -1)")
@@ -260,6 +309,7 @@ public func formwellTextInputsFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -
                 check(status == .FW_ERR_CALLBACK, "verdict \(verdict) gave \(status.rawValue)")
                 check(snapshot(customForm) == before, "failed validator changed the form")
             }
+            checkSnapshotAt(customForm, 0, "custom verdict \(verdict)", seed: mix([flags], value, messageArg ?? []))
         }
     }
 
@@ -305,6 +355,7 @@ public func formwellTextInputsFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -
             if minStatus == .FW_OK && count < Int(minimum) { valid = false }
             if maxStatus == .FW_OK && count > Int(maximum) { valid = false }
             let f = field(snapshot(lengthForm), Array("m".utf8))
+            checkSnapshotAt(lengthForm, 0, "length rules", seed: mix([flags], value, segments[7]))
             check(f?.validity == (valid ? 1 : 2), "length rules (min \(minimum) \(minStatus.rawValue), max \(maximum) \(maxStatus.rawValue)) on \(count) characters: validity \(f?.validity ?? -1)")
         }
     }

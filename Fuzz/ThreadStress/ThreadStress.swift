@@ -9,6 +9,22 @@
 //    so that other threads free them while they may still be used (stale handles must give
 //    FW_ERR_INVALID_HANDLE, never a crash);
 //  - after each deliberate failure the thread's fw_last_error_message must name its own failure.
+// Besides those STRESS_THREADS threads:
+//  - STRESS_SNAPSHOT_THREADS (default 2) threads write the shared form with fw_field_update_at /
+//    fw_field_update and read it with fw_field_snapshot / fw_field_snapshot_at / fw_form_snapshots. Every
+//    snapshot must be one consistent moment: validity INVALID exactly when message_length > 0 (display
+//    ERROR exactly when display_message_length > 0), the texts NUL-terminated inside the buffer at their
+//    lengths, text_size their sum, the copied value one that a writer wrote (its "t<thread>-<n>" names a
+//    thread that had got that far), its verdict the one the rules give that value, and the confirm
+//    field's verdict the one its `matches` rule gives against the shared value of the same read;
+//    fw_field_update's snapshot holds the value that call wrote;
+//  - STRESS_CHURN_THREADS (default 1) threads create forms (fields added with fw_form_add_field_with_rules,
+//    a custom validator among the rules), use them and free them in a loop, publishing the live form and,
+//    once freed, its handle;
+//  - STRESS_STALE_THREADS (default 1) threads hammer those handles: every call on a freed handle must give
+//    FW_ERR_INVALID_HANDLE (and keep a refused custom rule's context with the caller), a call on the
+//    churned form that may be freed meanwhile FW_OK or FW_ERR_INVALID_HANDLE; never a crash, never a
+//    TSan report.
 // At the end: the shared field holds one of the written values, private forms hold their last value,
 // fw_form_live_count is back to its start and every stored validator context was destroyed once.
 // Exit status 0 only when every check passed (TSan reports are turned into a failure by the script).
@@ -17,6 +33,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CFormwellTypes
 import Synchronization
 
 // MARK: Settings and shared counters
@@ -28,6 +45,14 @@ private func setting(_ name: String, _ fallback: Int) -> Int {
 private let threadCount = setting("STRESS_THREADS", 8)
 private let opsPerThread = setting("STRESS_OPS", 10000)
 private let sharedThreads = min(threadCount, setting("STRESS_SHARED_THREADS", max(1, threadCount / 2)))
+/// A thread count that may be 0 (to run without that kind of thread).
+private func count(_ name: String, _ fallback: Int) -> Int {
+    guard let raw = getenv(name), let value = Int(String(cString: raw)), value >= 0 else { return fallback }
+    return value
+}
+private let snapshotThreads = count("STRESS_SNAPSHOT_THREADS", 2)
+private let churnThreads = count("STRESS_CHURN_THREADS", 1)
+private let staleThreads = count("STRESS_STALE_THREADS", 1)
 
 private let failures = Atomic<Int>(0)
 private let busySeen = Atomic<Int>(0)
@@ -35,6 +60,17 @@ private let validatorCalls = Atomic<Int>(0)
 private let contextsStored = Atomic<Int>(0)
 private let contextsDestroyed = Atomic<Int>(0)
 private let staleHandleCalls = Atomic<Int>(0)
+private let snapshotsChecked = Atomic<Int>(0)
+private let freedHandleCalls = Atomic<Int>(0)
+private let churnedForms = Atomic<Int>(0)
+private let churnRaces = Atomic<Int>(0)
+
+/// How far each writer of the shared form got: set (releasing) to n before it writes its n-th value,
+/// so a reader that copies "t<thread>-<n>" must then see at least n there.
+private final class Progress: Sendable {
+    let attempted = Atomic<Int>(-1)
+}
+private let progress = (0..<(threadCount + snapshotThreads)).map { _ in Progress() }
 /// Handles passed between threads (0 = empty slot).
 private let handoff = Mutex<[UInt]>([0, 0, 0, 0])
 
@@ -160,6 +196,7 @@ private func work(_ result: ThreadResult, shared: OpaquePointer?) {
         switch random.next(16) {
         case 0...4:
             let value = random.next(10) == 0 ? "bad-\(tid)-\(n)" : "t\(tid)-\(n)"
+            if onShared { progress[tid].attempted.store(n, ordering: .releasing) }
             let status = fw_field_set_value(target, field, value)
             expect(status == .FW_OK, "set_value gave \(status.rawValue) on thread \(tid)")
             if status == .FW_OK {
@@ -251,6 +288,286 @@ private func work(_ result: ThreadResult, shared: OpaquePointer?) {
     }
 }
 
+// MARK: Snapshots of the shared form
+
+/// The texts a snapshot's members point to, checked to lie NUL-terminated inside the caller's buffer at
+/// their lengths; nil (after a report) when they do not.
+private func snapshotTexts(_ s: fw_snapshot, _ buffer: UnsafeMutablePointer<CChar>, _ size: Int, _ what: String)
+    -> (message: String, shown: String, value: String)? {
+    func text(_ pointer: UnsafePointer<CChar>?, _ length: Int, _ name: String) -> String? {
+        guard let pointer else { report("\(what): \(name) not copied into a \(size)-byte buffer (text_size \(s.text_size))"); return nil }
+        let offset = UnsafeRawPointer(buffer).distance(to: UnsafeRawPointer(pointer))
+        guard offset >= 0, offset + length < size else { report("\(what): \(name) at offset \(offset), length \(length), outside the buffer"); return nil }
+        guard pointer[length] == 0, strnlen(pointer, length + 1) == length else {
+            report("\(what): \(name) is not NUL-terminated at its length \(length) (strlen \(strnlen(pointer, size - offset)))"); return nil
+        }
+        return String(cString: pointer)
+    }
+    guard let message = text(s.message, s.message_length, "message"), let shown = text(s.display_message, s.display_message_length, "display message"),
+          let value = text(s.value, s.value_length, "value") else { return nil }
+    return (message, shown, value)
+}
+
+/// "t<thread>-<n>" or "bad-<thread>-<n>", as the writers of the shared form write values.
+private func parseWritten(_ value: String) -> (thread: Int, n: Int, bad: Bool)? {
+    let bad = value.hasPrefix("bad-")
+    guard bad || value.hasPrefix("t") else { return nil }
+    let parts = value.dropFirst(bad ? 4 : 1).split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 2, let thread = Int(parts[0]), let n = Int(parts[1]), thread >= 0, thread < progress.count else { return nil }
+    return (thread, n, bad)
+}
+
+/// One snapshot's members agree with each other, and (for the shared form's fields) with the rules
+/// and the writers. Returns the copied value.
+@discardableResult
+private func checkSnapshot(_ s: fw_snapshot, _ buffer: UnsafeMutablePointer<CChar>, _ size: Int, index: Int,
+                           shared: Bool, _ what: String) -> String? {
+    snapshotsChecked.add(1, ordering: .relaxed)
+    expect(s.size == MemoryLayout<fw_snapshot>.size, "\(what): size member became \(s.size)")
+    expect(s.index == index, "\(what): index \(s.index), expected \(index)")
+    expect((s.validity == fw_validity.FW_VALIDITY_INVALID.rawValue) == (s.message_length > 0),
+           "\(what): validity \(s.validity) but message_length \(s.message_length)")
+    expect((s.display == fw_display.FW_DISPLAY_ERROR.rawValue) == (s.display_message_length > 0),
+           "\(what): display \(s.display) but display_message_length \(s.display_message_length)")
+    expect((s.validity == fw_validity.FW_VALIDITY_INVALID.rawValue) == (s.failing_rule >= 0),
+           "\(what): validity \(s.validity) but failing_rule \(s.failing_rule)")
+    expect(s.text_size == s.message_length + s.display_message_length + s.value_length + 3,
+           "\(what): text_size \(s.text_size) for lengths \(s.message_length)/\(s.display_message_length)/\(s.value_length)")
+    expect(!s.limit_exceeded, "\(what): limit_exceeded on a short value")
+    guard let texts = snapshotTexts(s, buffer, size, what) else { return nil }
+    guard shared, !texts.value.isEmpty else { return texts.value }
+    // A value some writer wrote: its thread had announced that write before making it.
+    guard let written = parseWritten(texts.value) else { report("\(what): value \"\(texts.value)\" was never written"); return texts.value }
+    let reached = progress[written.thread].attempted.load(ordering: .acquiring)
+    expect(written.n <= reached, "\(what): value \"\(texts.value)\" but thread \(written.thread) only got to \(reached)")
+    // The verdict of that very value: the pattern passes every written value; the validator fails "bad".
+    if index == 0 && s.phase != fw_phase.FW_PHASE_IDLE.rawValue {
+        let expected = written.bad ? fw_validity.FW_VALIDITY_INVALID : .FW_VALIDITY_VALID
+        expect(s.validity == expected.rawValue, "\(what): value \"\(texts.value)\" with validity \(s.validity)")
+        if written.bad {
+            expect(texts.message == "validator says bad" && s.failing_rule == 1,
+                   "\(what): value \"\(texts.value)\" with message \"\(texts.message)\" from rule \(s.failing_rule)")
+        }
+    }
+    return texts.value
+}
+
+/// Threads that write the shared form through fw_field_update_at / fw_field_update and read it through
+/// every snapshot function, checking each read is one consistent moment.
+private func snapshotWork(_ result: ThreadResult, shared: OpaquePointer?) {
+    let tid = result.index
+    var random = Random(state: UInt64(tid + 1) &* 0xD1B5_4A32_D192_ED03)
+    var sharedIndex: UInt = 99, confirmIndex: UInt = 99
+    expect(fw_form_field_index(shared, "shared", &sharedIndex) == .FW_OK && sharedIndex == 0, "field_index(shared) gave \(sharedIndex)")
+    expect(fw_form_field_index(shared, "confirm", &confirmIndex) == .FW_OK && confirmIndex == 1, "field_index(confirm) gave \(confirmIndex)")
+    let size = 512
+    let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: size)
+    defer { buffer.deallocate() }
+    var pair = [fw_snapshot](repeating: fw_snapshot(), count: 2)
+    var lastShared = ""
+    for n in 0..<opsPerThread {
+        result.operations += 1
+        var snap = fw_snapshot()
+        snap.size = MemoryLayout<fw_snapshot>.size
+        switch random.next(10) {
+        case 0...3:
+            // A keystroke and its redraw in one call: the snapshot shows the value it wrote.
+            let value = random.next(6) == 0 ? "bad-\(tid)-\(n)" : "t\(tid)-\(n)"
+            progress[tid].attempted.store(n, ordering: .releasing)
+            let status = fw_field_update_at(shared, sharedIndex, value, &snap, buffer, UInt(size))
+            expect(status == .FW_OK, "update_at(shared) gave \(status.rawValue)")
+            guard status == .FW_OK else { continue }
+            result.written.append(value)
+            let copied = checkSnapshot(snap, buffer, size, index: 0, shared: true, "update_at(shared, \(value))")
+            expect(copied == nil || copied == value, "update_at wrote \"\(value)\", its snapshot holds \"\(copied ?? "")\"")
+        case 4:
+            // The confirm field: the shared value last read (so both match for a while), or its own.
+            let value = random.next(2) == 0 && !lastShared.isEmpty ? lastShared : "t\(tid)-\(n)"
+            progress[tid].attempted.store(n, ordering: .releasing)
+            let status = random.next(2) == 0
+                ? fw_field_update(shared, "confirm", value, &snap, buffer, UInt(size))
+                : fw_field_update_at(shared, confirmIndex, value, &snap, buffer, UInt(size))
+            expect(status == .FW_OK, "update(confirm) gave \(status.rawValue)")
+            guard status == .FW_OK else { continue }
+            let copied = checkSnapshot(snap, buffer, size, index: 1, shared: true, "update(confirm, \(value))")
+            expect(copied == nil || copied == value, "update(confirm) wrote \"\(value)\", its snapshot holds \"\(copied ?? "")\"")
+        case 5, 6:
+            let byID = random.next(2) == 0
+            let status = byID ? fw_field_snapshot(shared, "shared", &snap, buffer, UInt(size))
+                              : fw_field_snapshot_at(shared, sharedIndex, &snap, buffer, UInt(size))
+            expect(status == .FW_OK, "snapshot(shared) gave \(status.rawValue)")
+            guard status == .FW_OK else { continue }
+            lastShared = checkSnapshot(snap, buffer, size, index: 0, shared: true, byID ? "snapshot(shared)" : "snapshot_at(shared)") ?? ""
+        case 7:
+            // Too small a buffer: every member filled, text_size tells what is needed, missing texts NULL.
+            let status = fw_field_snapshot_at(shared, sharedIndex, &snap, buffer, 3)
+            expect(status == .FW_OK || status == .FW_ERR_BUFFER_TOO_SMALL, "snapshot_at(shared, 3 bytes) gave \(status.rawValue)")
+            expect((status == .FW_OK) == (snap.text_size <= 3), "3-byte buffer: status \(status.rawValue) but text_size \(snap.text_size)")
+            expect(snap.value == nil || snap.text_size <= 3, "3-byte buffer: the value was copied though text_size is \(snap.text_size)")
+            expect((snap.validity == fw_validity.FW_VALIDITY_INVALID.rawValue) == (snap.message_length > 0),
+                   "3-byte buffer: validity \(snap.validity) but message_length \(snap.message_length)")
+        default:
+            // Both fields in one read: the confirm field's verdict is its matches rule on this very shared value.
+            for i in 0..<2 { pair[i] = fw_snapshot(); pair[i].size = MemoryLayout<fw_snapshot>.size }
+            var count: UInt = 0, needed: UInt = 0
+            let status = fw_form_snapshots(shared, &pair, 2, &count, buffer, UInt(size), &needed)
+            expect(status == .FW_OK && count == 2, "form_snapshots(shared) gave \(status.rawValue), count \(count)")
+            guard status == .FW_OK, count == 2 else { continue }
+            expect(needed == pair[0].text_size + pair[1].text_size, "form_snapshots: out_text_size \(needed)")
+            let value = checkSnapshot(pair[0], buffer, size, index: 0, shared: true, "form_snapshots[shared]")
+            let confirm = checkSnapshot(pair[1], buffer, size, index: 1, shared: true, "form_snapshots[confirm]")
+            guard let value, let confirm else { continue }
+            lastShared = value
+            if !confirm.isEmpty && pair[1].phase != fw_phase.FW_PHASE_IDLE.rawValue {
+                let expected = confirm == value ? fw_validity.FW_VALIDITY_VALID : .FW_VALIDITY_INVALID
+                expect(pair[1].validity == expected.rawValue,
+                       "form_snapshots: confirm \"\(confirm)\", shared \"\(value)\", but confirm's validity is \(pair[1].validity)")
+                if expected == .FW_VALIDITY_INVALID, let message = pair[1].message {
+                    expect(String(cString: message) == "Must match Shared", "form_snapshots: confirm's message \"\(String(cString: message))\"")
+                }
+            }
+        }
+    }
+}
+
+// MARK: Forms freed while others use their handles
+
+/// Handles of forms the churn threads freed (the last 64), and the form one of them is using now.
+private let freedHandles = Mutex<[UInt]>([])
+private let churnCurrent = Atomic<UInt>(0)
+
+private let forbiddenDestroy: fw_destroy_fn = { context in
+    report("a custom rule refused on a freed handle had its context destroyed")
+}
+
+/// The rules of a churned form's field, given atomically; the custom rule's context is stored only on success.
+private func addChurnField(_ form: OpaquePointer?, reenter: Bool, destroy: fw_destroy_fn) -> (fw_status, UnsafeMutableRawPointer) {
+    let context = malloc(MemoryLayout<ValidatorContext>.size)!
+    context.storeBytes(of: ValidatorContext(form: UInt(bitPattern: form), reenter: reenter), as: ValidatorContext.self)
+    var rules = [fw_rule](repeating: fw_rule(), count: 3)
+    for i in 0..<3 { rules[i].size = MemoryLayout<fw_rule>.size }
+    rules[0].kind = fw_rule_kind.FW_RULE_REQUIRED.rawValue
+    rules[1].kind = fw_rule_kind.FW_RULE_MIN_LENGTH.rawValue
+    rules[1].length = 2
+    rules[2].kind = fw_rule_kind.FW_RULE_CUSTOM.rawValue
+    rules[2].validate = stressValidator
+    rules[2].context = context
+    rules[2].destroy = destroy
+    let status = fw_form_add_field_with_rules(form, "c", nil, "bad", &rules, 3)
+    return (status, context)
+}
+
+private func churnWork(_ result: ThreadResult) {
+    var random = Random(state: UInt64(result.index + 1) &* 0x94D0_49BB_1331_11EB)
+    let size = 256
+    let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: size)
+    defer { buffer.deallocate() }
+    for n in 0..<max(1, opsPerThread / 4) {
+        result.operations += 1
+        var form: OpaquePointer? = nil
+        expect(fw_form_create(&form) == .FW_OK, "churn: create failed")
+        let (status, context) = addChurnField(form, reenter: random.next(3) == 0, destroy: stressDestroy)
+        expect(status == .FW_OK, "churn: add_field_with_rules gave \(status.rawValue)")
+        if status == .FW_OK { contextsStored.add(1, ordering: .relaxed) } else { free(context) }
+        churnCurrent.store(UInt(bitPattern: form), ordering: .releasing)
+        var index: UInt = 99
+        expect(fw_form_field_index(form, "c", &index) == .FW_OK && index == 0, "churn: field_index gave \(index)")
+        for k in 0..<3 {
+            var snap = fw_snapshot()
+            snap.size = MemoryLayout<fw_snapshot>.size
+            let value = "c\(n)-\(k)"
+            let update = fw_field_update_at(form, 0, value, &snap, buffer, UInt(size))
+            expect(update == .FW_OK, "churn: update_at gave \(update.rawValue)")
+            if update == .FW_OK, let texts = snapshotTexts(snap, buffer, size, "churn update_at") {
+                expect(texts.value == value, "churn: update_at wrote \"\(value)\", snapshot holds \"\(texts.value)\"")
+            }
+        }
+        if random.next(2) == 0 { expect(fw_field_blur_at(form, 0) == .FW_OK, "churn: blur_at failed") }
+        churnCurrent.store(0, ordering: .releasing)
+        if random.next(2) == 0 { churnCurrent.store(UInt(bitPattern: form), ordering: .releasing) }  // freed while published
+        expect(fw_form_free(form) == .FW_OK, "churn: free failed")
+        churnedForms.add(1, ordering: .relaxed)
+        var snap = fw_snapshot()
+        snap.size = MemoryLayout<fw_snapshot>.size
+        expect(fw_field_snapshot_at(form, 0, &snap, nil, 0) == .FW_ERR_INVALID_HANDLE, "churn: own freed handle still answers")
+        freedHandles.withLock { ring in
+            ring.append(UInt(bitPattern: form))
+            if ring.count > 64 { ring.removeFirst() }
+        }
+    }
+    churnCurrent.store(0, ordering: .releasing)
+}
+
+/// Calls on handles of freed forms (FW_ERR_INVALID_HANDLE, every one) and on the churned form that may
+/// be freed at any moment (FW_OK or FW_ERR_INVALID_HANDLE).
+private func staleWork(_ result: ThreadResult) {
+    var random = Random(state: UInt64(result.index + 1) &* 0xBF58_476D_1CE4_E5B9)
+    let size = 256
+    let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: size)
+    defer { buffer.deallocate() }
+    var pair = [fw_snapshot](repeating: fw_snapshot(), count: 2)
+    for n in 0..<opsPerThread {
+        result.operations += 1
+        var snap = fw_snapshot()
+        snap.size = MemoryLayout<fw_snapshot>.size
+        if random.next(3) == 0 {
+            let bits = churnCurrent.load(ordering: .acquiring)
+            guard bits != 0 else { continue }
+            let form = OpaquePointer(bitPattern: bits)
+            churnRaces.add(1, ordering: .relaxed)
+            let read = fw_field_snapshot_at(form, 0, &snap, buffer, UInt(size))
+            expect(read == .FW_OK || read == .FW_ERR_INVALID_HANDLE, "racing snapshot_at gave \(read.rawValue)")
+            if read == .FW_OK, let texts = snapshotTexts(snap, buffer, size, "racing snapshot_at") {
+                expect(texts.value.hasPrefix("c") || texts.value.hasPrefix("h") || texts.value == "bad", "racing snapshot_at: value \"\(texts.value)\"")
+            }
+            let value = "h\(result.index)-\(n)"
+            let update = fw_field_update_at(form, 0, value, &snap, buffer, UInt(size))
+            expect(update == .FW_OK || update == .FW_ERR_INVALID_HANDLE, "racing update_at gave \(update.rawValue)")
+            if update == .FW_OK, let texts = snapshotTexts(snap, buffer, size, "racing update_at") {
+                expect(texts.value == value, "racing update_at wrote \"\(value)\", snapshot holds \"\(texts.value)\"")
+            }
+            for i in 0..<2 { pair[i] = fw_snapshot(); pair[i].size = MemoryLayout<fw_snapshot>.size }
+            var count: UInt = 0
+            let all = fw_form_snapshots(form, &pair, 2, &count, buffer, UInt(size), nil)
+            expect(all == .FW_OK || all == .FW_ERR_INVALID_HANDLE, "racing form_snapshots gave \(all.rawValue)")
+            if all == .FW_OK { expect(count == 1, "racing form_snapshots: \(count) fields") }
+            var match: UInt32 = 0
+            let limits = fw_form_match_limits(form, &match, nil, nil)
+            expect(limits == .FW_OK || limits == .FW_ERR_INVALID_HANDLE, "racing match_limits gave \(limits.rawValue)")
+            continue
+        }
+        let bits = freedHandles.withLock { ring in ring.isEmpty ? 0 : ring[random.next(ring.count)] }
+        guard bits != 0 else { continue }
+        let form = OpaquePointer(bitPattern: bits)
+        var index: UInt = 0, count: UInt = 0, match: UInt32 = 0
+        var valueBuffer = [CChar](repeating: 0, count: 16)
+        let (added, context) = addChurnField(form, reenter: false, destroy: forbiddenDestroy)
+        free(context)  // refused: the caller still owns it
+        let statuses: [(String, fw_status)] = [
+            ("snapshot_at", fw_field_snapshot_at(form, 0, &snap, buffer, UInt(size))),
+            ("snapshot", fw_field_snapshot(form, "c", &snap, buffer, UInt(size))),
+            ("update_at", fw_field_update_at(form, 0, "stale", &snap, buffer, UInt(size))),
+            ("update", fw_field_update(form, "c", "stale", &snap, nil, 0)),
+            ("form_snapshots", fw_form_snapshots(form, &pair, 2, &count, buffer, UInt(size), nil)),
+            ("set_value_at", fw_field_set_value_at(form, 0, "stale")),
+            ("focus_at", fw_field_focus_at(form, 0)),
+            ("blur_at", fw_field_blur_at(form, 0)),
+            ("touch_at", fw_field_touch_at(form, 0)),
+            ("field_index", fw_form_field_index(form, "c", &index)),
+            ("match_limits", fw_form_match_limits(form, &match, nil, nil)),
+            ("field_count", fw_form_field_count(form, &count)),
+            ("value", fw_field_value(form, "c", &valueBuffer, 16, nil)),
+            ("add_field_with_rules", added),
+            ("free", fw_form_free(form)),
+        ]
+        for (what, status) in statuses {
+            expect(status == .FW_ERR_INVALID_HANDLE, "\(what) on a freed form's handle gave \(status.rawValue)")
+        }
+        expect(fw_last_error_code() == .FW_ERR_INVALID_HANDLE, "last error after a freed handle is \(fw_last_error_code().rawValue)")
+        freedHandleCalls.add(statuses.count, ordering: .relaxed)
+    }
+}
+
 // MARK: Main
 
 @main
@@ -266,9 +583,15 @@ struct ThreadStress {
         expect(fw_field_add_matches(shared, "confirm", "shared", nil) == .FW_OK, "matches failed")
 
         let results = (0..<threadCount).map { ThreadResult(index: $0) }
+        // Snapshot threads write as threads threadCount..., so their values name them in `progress`.
+        let snapshotResults = (0..<snapshotThreads).map { ThreadResult(index: threadCount + $0) }
+        let churnResults = (0..<churnThreads).map { ThreadResult(index: 1000 + $0) }
+        let staleResults = (0..<staleThreads).map { ThreadResult(index: 2000 + $0) }
         var threads: [pthread_t] = []
-        for result in results {
-            let box = Unmanaged.passRetained(Job(result: result, shared: UInt(bitPattern: shared))).toOpaque()
+        let jobs = results.map { ($0, Role.classic) } + snapshotResults.map { ($0, Role.snapshots) }
+            + churnResults.map { ($0, Role.churn) } + staleResults.map { ($0, Role.stale) }
+        for (result, role) in jobs {
+            let box = Unmanaged.passRetained(Job(result: result, shared: UInt(bitPattern: shared), role: role)).toOpaque()
             var thread = pthread_t()
             let created = pthread_create(&thread, nil, threadEntry, box)
             expect(created == 0, "pthread_create failed")
@@ -277,7 +600,7 @@ struct ThreadStress {
         for thread in threads { pthread_join(thread, nil) }
 
         // Final consistency.
-        let written = Set(results.flatMap(\.written))
+        let written = Set((results + snapshotResults).flatMap(\.written))
         let (status, final) = readValue(shared, "shared")
         expect(status == .FW_OK && (final.isEmpty || written.contains(final)), "shared field holds \"\(final)\", never written")
         var valid = false
@@ -300,10 +623,16 @@ struct ThreadStress {
         expect(stored == destroyed, "\(stored) validator contexts stored, \(destroyed) destroyed")
         expect(busySeen.load(ordering: .relaxed) > 0, "no re-entrant call was exercised")
 
-        let operations = results.reduce(0) { $0 + $1.operations }
-        print("thread-stress: \(threadCount) threads (\(sharedThreads) on the shared form), \(operations) operations, "
+        expect(snapshotThreads == 0 || snapshotsChecked.load(ordering: .relaxed) > 0, "no snapshot was checked")
+        expect(staleThreads == 0 || churnThreads == 0 || freedHandleCalls.load(ordering: .relaxed) > 0, "no freed handle was used")
+
+        let operations = (results + snapshotResults + churnResults + staleResults).reduce(0) { $0 + $1.operations }
+        print("thread-stress: \(threadCount) threads (\(sharedThreads) on the shared form) + \(snapshotThreads) snapshot, "
+              + "\(churnThreads) churn, \(staleThreads) stale-handle threads, \(operations) operations, "
               + "\(validatorCalls.load(ordering: .relaxed)) validator calls, \(busySeen.load(ordering: .relaxed)) re-entrant BUSY, "
-              + "\(staleHandleCalls.load(ordering: .relaxed)) calls on hand-off handles, \(stored) contexts stored/destroyed, "
+              + "\(staleHandleCalls.load(ordering: .relaxed)) calls on hand-off handles, \(snapshotsChecked.load(ordering: .relaxed)) snapshots checked, "
+              + "\(churnedForms.load(ordering: .relaxed)) forms churned, \(freedHandleCalls.load(ordering: .relaxed)) calls on freed handles, "
+              + "\(churnRaces.load(ordering: .relaxed)) rounds on a form being freed, \(stored) contexts stored/destroyed, "
               + "\(failures.load(ordering: .relaxed)) failed checks")
         exit(failures.load(ordering: .relaxed) == 0 ? 0 : 1)
     }
@@ -312,12 +641,21 @@ struct ThreadStress {
 /// A plain C thread entry (not actor-isolated, unlike a closure written inside main()).
 private func threadEntry(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
     let job = Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue()
-    work(job.result, shared: OpaquePointer(bitPattern: job.shared))
+    let shared = OpaquePointer(bitPattern: job.shared)
+    switch job.role {
+    case .classic: work(job.result, shared: shared)
+    case .snapshots: snapshotWork(job.result, shared: shared)
+    case .churn: churnWork(job.result)
+    case .stale: staleWork(job.result)
+    }
     return nil
 }
+
+private enum Role { case classic, snapshots, churn, stale }
 
 private final class Job: @unchecked Sendable {
     let result: ThreadResult
     let shared: UInt
-    init(result: ThreadResult, shared: UInt) { self.result = result; self.shared = shared }
+    let role: Role
+    init(result: ThreadResult, shared: UInt, role: Role) { self.result = result; self.shared = shared; self.role = role }
 }

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "check.h"
 

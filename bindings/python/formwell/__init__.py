@@ -32,7 +32,7 @@ from .errors import (
     PatternError,
     UnknownFieldError,
 )
-from .form import Display, FieldState, Form, Phase, Validity, live_forms
+from .form import Display, FieldState, Form, MatchLimits, Phase, Validity, live_forms
 from .rules import Custom, Email, Matches, MaxLength, MinLength, Phone, Regex, Required, Rule
 
 __version__ = "0.1.0"

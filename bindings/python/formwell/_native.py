@@ -147,26 +147,30 @@ class fw_rule(Structure):
     ]
 
 
-def _struct_format(structure: Any, upto: str) -> str:
-    """A :mod:`struct` format reading ``structure``'s members up to and including ``upto``, with
-    the padding ctypes computed (so one ``unpack_from`` reads them all)."""
+def _struct_format(structure: Any, first: str, last: str) -> str:
+    """A :mod:`struct` format reading ``structure``'s members ``first`` ... ``last`` (skipping the
+    members before ``first`` and the padding ctypes computed), so one ``unpack_from`` reads them."""
     codes = {c_size_t: "N", c_int32: "i", c_bool: "?", c_void_p: "P"}
-    fmt, position = "@", 0
+    fmt, position, reading = "@", 0, False
     for name, kind in structure._fields_:
+        reading = reading or name == first
+        if not reading:
+            continue
         offset = getattr(structure, name).offset
         fmt += "x" * (offset - position) + codes[kind]
         position = offset + ctypes.sizeof(kind)
-        if name == upto:
+        if name == last:
             break
     if struct.calcsize(fmt) != position:  # pragma: no cover - a platform whose padding differs
         raise ImportError(f"formwell: cannot describe {structure.__name__} for the struct module")
     return fmt
 
 
-#: Reads a :class:`fw_snapshot` (``size`` ... ``value``) in one call: ``SNAPSHOT.unpack_from(buffer,
-#: offset)`` gives (size, index, phase, validity, display, failing_rule, touched, limit_exceeded,
-#: message_length, display_message_length, value_length, text_size, message, display_message, value).
-SNAPSHOT = struct.Struct(_struct_format(fw_snapshot, "value"))
+#: Reads the members of a :class:`fw_snapshot` that describe the field, in one call:
+#: ``SNAPSHOT.unpack_from(buffer, offset)`` gives (index, phase, validity, display, failing_rule,
+#: touched, limit_exceeded, message_length, display_message_length, value_length). The texts follow
+#: each other in the caller's buffer, each NUL-terminated, in this order (see fw_snapshot).
+SNAPSHOT = struct.Struct(_struct_format(fw_snapshot, "index", "value_length"))
 
 _buf = POINTER(c_char)  # char *buf: a ctypes string buffer (c_char array) or None
 _out_len = POINTER(c_size_t)
@@ -255,7 +259,10 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
 
 
 #: Functions a library may lack and still be loaded (added to ABI 1 after its first release, or not
-#: used by the Python API); calling one the library lacks raises AttributeError.
+#: used by the Python API); calling one the library lacks raises AttributeError. The snapshot,
+#: index and add_field_with_rules functions are not optional: Form.state, set, states, add_field
+#: and match_limits are built on them, so an ABI 1 library from before them is skipped ("an older
+#: libformwell") and the search goes on.
 OPTIONAL = frozenset({
     "fw_form_set_match_limits",
     "fw_field_limit_exceeded",
@@ -323,7 +330,8 @@ def load_library() -> Tuple[ctypes.CDLL, str]:
             continue
         missing = [name for name in SIGNATURES if name not in OPTIONAL and not hasattr(lib, name)]
         if missing:
-            tried.append(f"  {description}: {target}: not libformwell (missing {', '.join(missing[:3])})")
+            what = "an older libformwell" if hasattr(lib, "fw_abi_version") else "not libformwell"
+            tried.append(f"  {description}: {target}: {what} (missing {', '.join(missing[:3])})")
             continue
         _declare(lib)
         abi = lib.fw_abi_version()
@@ -342,6 +350,26 @@ def load_library() -> Tuple[ctypes.CDLL, str]:
 
 
 lib, library_path = load_library()
+
+
+def _untyped(name: str) -> Any:
+    """A second function object for ``name`` with no ``argtypes`` (restype ``fw_status``).
+
+    ctypes converts every argument of a declared function through its type's ``from_param``, which
+    costs more than the C call of the hot paths. These twins skip it, so they must only ever be
+    called with ctypes instances of the exact C types (the ``FormHandle``, ``c_size_t`` objects,
+    ``byref`` of the struct, a ``c_char`` array, ``bytes`` for ``const char *``): ctypes then
+    passes each as is. Everything else uses the declared functions of :data:`lib`.
+    """
+    function = lib[name]  # lib[name] makes a new function object; lib.name is the declared one
+    function.restype = fw_status
+    return function
+
+
+#: Untyped twins (see :func:`_untyped`) of the functions on the hot path of Form.state / set.
+raw_snapshot_at = _untyped("fw_field_snapshot_at")
+raw_update_at = _untyped("fw_field_update_at")
+raw_set_value_at = _untyped("fw_field_set_value_at")
 
 # ---- calling helpers ----
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import enum
-import sys
-from ctypes import byref, c_bool, c_int, c_size_t
-from dataclasses import dataclass
 import json
 import os
-from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Union
+import sys
+from ctypes import byref, c_bool, c_size_t, c_uint32, create_string_buffer, sizeof
+from dataclasses import dataclass
+from operator import itemgetter
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optional, Tuple, Union
 
 from . import _native
 from ._native import FW_ERR_UNKNOWN_FIELD, FW_OK, check, lib, read_string
@@ -16,19 +17,18 @@ from .errors import InvalidArgumentError, InvalidHandleError
 from .rules import (
     _DESTROY_FN,
     _VALIDATE_FN,
-    Custom,
-    Matches,
     Rule,
     Validator,
     _define_validator,
     _encode,
     _encode_optional,
+    _release_context,
 )
 
 #: What :meth:`Form.from_spec` accepts: a spec dict, JSON text, or the path of a JSON file.
 SpecSource = Union[Mapping[str, Any], str, "os.PathLike[str]"]
 
-__all__ = ["Form", "FieldState", "Phase", "Validity", "Display", "live_forms"]
+__all__ = ["Form", "FieldState", "MatchLimits", "Phase", "Validity", "Display", "live_forms"]
 
 
 class Phase(enum.Enum):
@@ -58,12 +58,20 @@ class Display(enum.Enum):
     ERROR = 2
 
 
-@dataclass(frozen=True)
-class FieldState:
-    """A snapshot of one field, as returned by :meth:`Form.state`.
+_FIELDS = ("id", "value", "phase", "validity", "message", "display", "display_message", "touched",
+           "limit_exceeded", "failing_rule", "index")
+_tuple_new = tuple.__new__
+_tuple_eq = tuple.__eq__
+_tuple_ne = tuple.__ne__
+
+
+class FieldState(tuple):
+    """A snapshot of one field, as returned by :meth:`Form.state`, :meth:`Form.states` and
+    :meth:`Form.set`: every member describes the same moment (one library call read them all).
 
     Attributes:
-        id: the field id.
+        id: the field id (as passed to :meth:`Form.state`; :meth:`Form.states` gives the id the
+            field was registered with).
         value: the current value.
         phase: :class:`Phase` (idle, focused, inactive).
         validity: :class:`Validity` in the current phase.
@@ -73,7 +81,95 @@ class FieldState:
         touched: whether the field was blurred or touched since it was added or the form reset.
         limit_exceeded: whether the verdict comes from a pattern that hit its match limits (the
             field is invalid because it could not be checked; see :meth:`Form.set_match_limits`).
+        failing_rule: the position (from 0, in the order the rules were given) of the rule whose
+            message ``message`` is, or ``None`` when the validity is not INVALID.
+        index: the field's position in registration order (stable for the form's life).
+
+    Immutable and hashable, equal to another ``FieldState`` with the same members (never to a
+    plain tuple). It is a small ``tuple`` subclass, so building one is cheap, and it also answers
+    to :func:`dataclasses.fields`, :func:`dataclasses.asdict` and :func:`dataclasses.replace` as
+    the frozen dataclass it used to be.
     """
+
+    __slots__ = ()
+
+    def __new__(
+        cls,
+        id: str,
+        value: str,
+        phase: Phase,
+        validity: Validity,
+        message: str,
+        display: Display,
+        display_message: str,
+        touched: bool,
+        limit_exceeded: bool = False,
+        failing_rule: Optional[int] = None,
+        index: Optional[int] = None,
+    ) -> "FieldState":
+        return _tuple_new(cls, (id, value, phase, validity, message, display, display_message, touched,
+                                limit_exceeded, failing_rule, index))
+
+    id: str = property(itemgetter(0), doc="The field id.")  # type: ignore[assignment]
+    value: str = property(itemgetter(1), doc="The current value.")  # type: ignore[assignment]
+    phase: Phase = property(itemgetter(2), doc="The :class:`Phase`.")  # type: ignore[assignment]
+    validity: Validity = property(itemgetter(3), doc="The :class:`Validity` in the current phase.")  # type: ignore[assignment]
+    message: str = property(itemgetter(4), doc="The message of an INVALID validity, else ``''``.")  # type: ignore[assignment]
+    display: Display = property(itemgetter(5), doc="The :class:`Display`: what a view shows.")  # type: ignore[assignment]
+    display_message: str = property(itemgetter(6), doc="The error to show (Display.ERROR), else ``''``.")  # type: ignore[assignment]
+    touched: bool = property(itemgetter(7), doc="Blurred or touched since added or reset.")  # type: ignore[assignment]
+    limit_exceeded: bool = property(itemgetter(8), doc="The verdict comes from a pattern's match limits.")  # type: ignore[assignment]
+    failing_rule: Optional[int] = property(itemgetter(9), doc="Position of the failing rule, or None.")  # type: ignore[assignment]
+    index: Optional[int] = property(itemgetter(10), doc="Position in registration order.")  # type: ignore[assignment]
+
+    @property
+    def error(self) -> Optional[str]:
+        """The message to show under the field, or ``None`` (seed 03's surfacing rule)."""
+        return self[6] if self[5] is Display.ERROR else None
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return _tuple_eq(self, other)
+        # Not NotImplemented for tuples: tuple.__eq__ would then compare the members.
+        return False if isinstance(other, tuple) else NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return _tuple_ne(self, other)
+        return True if isinstance(other, tuple) else NotImplemented
+
+    __hash__ = tuple.__hash__
+
+    def __lt__(self, other: object) -> bool:  # unordered, as the dataclass was
+        return NotImplemented
+
+    __le__ = __gt__ = __ge__ = __lt__
+
+    def __repr__(self) -> str:
+        return "FieldState(" + ", ".join(f"{name}={value!r}" for name, value in zip(_FIELDS, tuple(self))) + ")"
+
+    def __reduce__(self) -> Any:
+        return (FieldState, tuple(self))
+
+    def _asdict(self) -> Dict[str, Any]:
+        """The members as a dict, in declaration order."""
+        return dict(zip(_FIELDS, tuple(self)))
+
+    def _replace(self, **changes: Any) -> "FieldState":
+        """A copy with some members replaced (as :func:`dataclasses.replace`)."""
+        members = self._asdict()
+        unknown = set(changes) - set(members)
+        if unknown:
+            raise TypeError(f"FieldState has no member {sorted(unknown)[0]!r}")
+        members.update(changes)
+        return FieldState(**members)
+
+    __replace__ = _replace  # copy.replace (Python 3.13)
+
+
+@dataclass(frozen=True)
+class _FieldStateMembers:
+    """FieldState's members as dataclass fields, lent to FieldState for the dataclasses module."""
 
     id: str
     value: str
@@ -84,11 +180,82 @@ class FieldState:
     display_message: str
     touched: bool
     limit_exceeded: bool = False
+    failing_rule: Optional[int] = None
+    index: Optional[int] = None
 
-    @property
-    def error(self) -> Optional[str]:
-        """The message to show under the field, or ``None`` (seed 03's surfacing rule)."""
-        return self.display_message if self.display is Display.ERROR else None
+
+FieldState.__dataclass_fields__ = _FieldStateMembers.__dataclass_fields__  # type: ignore[attr-defined]
+FieldState.__dataclass_params__ = _FieldStateMembers.__dataclass_params__  # type: ignore[attr-defined]
+assert tuple(FieldState.__dataclass_fields__) == _FIELDS  # type: ignore[attr-defined]
+
+
+class MatchLimits(NamedTuple):
+    """A form's PCRE2 match limits (:attr:`Form.match_limits`, :meth:`Form.set_match_limits`)."""
+
+    #: Match steps (PCRE2's match limit).
+    match_limit: int
+    #: Backtracking depth (PCRE2's depth limit).
+    depth_limit: int
+    #: Heap for backtracking, in KiB.
+    heap_limit_kib: int
+
+
+# ---- snapshots: the hot path of state(), set() and states() ----
+
+#: Enum members by C value: indexing a tuple is much cheaper than calling ``Phase(value)``.
+_PHASES = tuple(Phase)
+_VALIDITIES = tuple(Validity)
+_DISPLAYS = tuple(Display)
+assert [m.value for m in _PHASES] == [0, 1, 2] == [m.value for m in _VALIDITIES] == [m.value for m in _DISPLAYS]
+
+_SNAPSHOT_SIZE = sizeof(_native.fw_snapshot)
+_SNAPSHOT_TEMPLATE = bytes(_native.fw_snapshot(_SNAPSHOT_SIZE))
+_unpack = _native.SNAPSHOT.unpack_from
+#: The text buffer a form starts with, and the largest one it keeps between calls (a bigger text
+#: gets a buffer of its own for that one call).
+_TEXT_SIZE = 256
+_TEXT_KEEP = 64 * 1024
+
+#: What one snapshot call needs: (snapshot struct, byref of it, the text buffer (a c_char array:
+#: slicing it gives bytes, the cheapest way to a str), its size as a c_size_t, its size).
+_Scratch = Tuple[Any, Any, Any, c_size_t, int]
+
+
+def _scratch(text_size: int) -> _Scratch:
+    snapshot = _native.fw_snapshot(_SNAPSHOT_SIZE)
+    return snapshot, byref(snapshot), create_string_buffer(text_size), c_size_t(text_size), text_size
+
+
+def _field_state(field_id: str, members: Tuple[Any, ...], data: Any, start: int) -> FieldState:
+    """A FieldState from an unpacked fw_snapshot (see _native.SNAPSHOT) whose texts were copied
+    into ``data`` from offset ``start``: message, display message and value, each followed by a NUL
+    (the library only ever copies valid UTF-8).
+
+    Form.state and Form.set inline this (a Python call costs as much as a text's decoding): keep
+    the three copies alike."""
+    index, phase, validity, display, failing, touched, exceeded, message_length, shown_length, value_length = members
+    shown = start + message_length + 1
+    value = shown + shown_length + 1
+    return _tuple_new(FieldState, (
+        field_id,
+        data[value : value + value_length].decode() if value_length else "",
+        _PHASES[phase],
+        _VALIDITIES[validity],
+        data[start : start + message_length].decode() if message_length else "",
+        _DISPLAYS[display],
+        data[shown : shown + shown_length].decode() if shown_length else "",
+        touched,
+        exceeded,
+        None if failing < 0 else failing,
+        index,
+    ))
+
+
+_snapshot_at = _native.raw_snapshot_at
+_update_at = _native.raw_update_at
+_set_value_at = _native.raw_set_value_at
+_field_index = lib.fw_form_field_index
+_FW_ERR_BUFFER_TOO_SMALL = _native.FW_ERR_BUFFER_TOO_SMALL
 
 
 def live_forms() -> int:
@@ -108,6 +275,12 @@ class Form:
     also releases it, except while the interpreter shuts down, when the process reclaims it).
     One form may be used from several threads (the library serializes calls on it); custom
     validators run on the thread that triggered them.
+
+    Fields are named by id, but the library is called by index: each form remembers the index of
+    every id it was given (fields are never removed, so an index never changes), and reuses its
+    snapshot structs and text buffers for :meth:`state` and :meth:`set` (one per concurrent
+    caller: a thread never uses a buffer another thread, or a validator further up its own
+    stack, is using).
 
     Example::
 
@@ -130,6 +303,19 @@ class Form:
     def __init__(self) -> None:
         handle = _native.FormHandle()
         check(lib.fw_form_create(byref(handle)))
+        #: field id (as the caller spelled it) -> its index as a c_size_t (passed to the untyped
+        #: twins as is); only ids the library knows are cached. Fields are never removed.
+        self._indices: Dict[str, c_size_t] = {}
+        #: ids in registration order, as far as they were read (see _ids_upto).
+        self._ids: List[str] = []
+        #: idle scratch buffers for state() and set(). A call pops one (list.pop and append are
+        #: atomic), so threads, and validators calling back up the same thread's stack, never share
+        #: one; a call that finds the pool empty makes a new one and leaves it in the pool.
+        self._pool: List[_Scratch] = [_scratch(_TEXT_SIZE)]
+        #: the text buffer size new scratch buffers get (grows with the texts seen, to _TEXT_KEEP).
+        self._text_size = _TEXT_SIZE
+        #: (capacity, text size) that the last states() call needed.
+        self._states_sizes = (8, 1024)
         self._handle = handle
 
     # ---- lifetime ----
@@ -175,6 +361,39 @@ class Form:
             return "<formwell.Form closed>"
         return f"<formwell.Form fields={self.field_ids!r}>"
 
+    # ---- field indices ----
+
+    def _index(self, field_id: str) -> int:
+        """The index of ``field_id`` (cached; fw_form_field_index the first time)."""
+        try:
+            return self._indices[field_id].value
+        except (KeyError, TypeError):
+            return self._index_of(field_id).value
+
+    def _index_of(self, field_id: str) -> c_size_t:
+        handle = self._h
+        fid = _encode(field_id, "field id")
+        index = c_size_t(0)
+        check(_field_index(handle, fid, byref(index)))
+        if field_id.__class__ is str:  # a str subclass may hash or compare differently
+            self._indices[field_id] = index
+        return index
+
+    def _ids_upto(self, count: int) -> List[str]:
+        """The registered ids of the first ``count`` fields (read once each, then cached)."""
+        ids = self._ids
+        if len(ids) < count:
+            handle = self._h
+            ids = list(ids)
+            for index in range(len(ids), count):
+                field_id = read_string(
+                    lambda buf, size, length: lib.fw_form_field_id(handle, index, buf, size, length)
+                )
+                ids.append(field_id)
+                self._indices.setdefault(field_id, c_size_t(index))
+            self._ids = ids  # one assignment: a concurrent reader sees the old or the new list
+        return ids
+
     # ---- registration ----
 
     def add_field(
@@ -192,10 +411,10 @@ class Form:
             label: how messages of other fields name this one (default: the id).
             initial: the value now and after :meth:`reset` (default: empty).
 
-        The built-in rules are checked on a scratch form first, so a bad pattern, a bad length or
-        an unknown :class:`formwell.Matches` target raises without adding anything. Only a
-        :class:`formwell.Custom` validator raising on the initial value can leave the field added
-        with the rules before it.
+        All or nothing (one ``fw_form_add_field_with_rules`` call): when a rule is refused (a bad
+        pattern, a bad length, an unknown :class:`formwell.Matches` target, a
+        :class:`formwell.Custom` validator failing or raising on the initial value) the exception
+        propagates and the form is exactly as it was, the field not added.
         """
         handle = self._h
         fid = _encode(field_id, "field id")
@@ -205,37 +424,19 @@ class Form:
         for rule in rule_list:
             if not isinstance(rule, Rule):
                 raise TypeError(f"rules must be formwell rule objects, not {type(rule).__name__}")
-        if any(not isinstance(rule, Custom) for rule in rule_list) and not self._has_field(fid):
-            self._dry_run(fid, label_b, initial_b, rule_list)
-        check(lib.fw_form_add_field(handle, fid, label_b, initial_b))
-        for rule in rule_list:
-            check(rule._add(handle, fid))
-
-    def _has_field(self, fid: bytes) -> bool:
-        phase = c_int(0)
-        status = lib.fw_field_phase(self._h, fid, byref(phase))
-        if status == FW_OK:
-            return True
-        if status == FW_ERR_UNKNOWN_FIELD:
-            return False
-        check(status)
-        return False  # pragma: no cover
-
-    def _dry_run(self, fid: bytes, label: Optional[bytes], initial: Optional[bytes], rules: List[Rule]) -> None:
-        scratch = _native.FormHandle()
-        check(lib.fw_form_create(byref(scratch)))
+        structs: List[Any] = []
+        status = -1
         try:
-            for rule in rules:
-                if isinstance(rule, Matches):
-                    other = _encode(rule.field_id, "Matches field_id")
-                    if other != fid and self._has_field(other):
-                        lib.fw_form_add_field(scratch, other, None, None)  # twice is harmless
-            check(lib.fw_form_add_field(scratch, fid, label, initial))
-            for rule in rules:
-                if not isinstance(rule, Custom):
-                    check(rule._add(scratch, fid))
+            for rule in rule_list:
+                structs.append(rule._struct())  # a Custom registers its context here
+            array = (_native.fw_rule * len(structs))(*structs) if structs else None
+            status = lib.fw_form_add_field_with_rules(handle, fid, label_b, initial_b, array, len(structs))
         finally:
-            lib.fw_form_free(scratch)
+            if status != FW_OK:  # refused (or never made): the library kept no context
+                for struct in structs:
+                    if struct.kind == _native.FW_RULE_CUSTOM:
+                        _release_context(struct.context)
+        check(status)
 
     # ---- specs ----
 
@@ -281,23 +482,113 @@ class Form:
 
     def set_value(self, field_id: str, value: str) -> None:
         """Sets the value (typing or programmatic): lenient stage if the field is focused, else
-        strict. Fields with a :class:`formwell.Matches` rule naming this field are re-checked."""
-        check(lib.fw_field_set_value(self._h, _encode(field_id, "field id"), _encode(value, "value")))
+        strict. Fields with a :class:`formwell.Matches` rule naming this field are re-checked.
+        ``form[field_id] = value`` is the same call; :meth:`set` also returns the new state."""
+        if value.__class__ is str and "\0" not in value:
+            data = value.encode("utf-8")
+        else:
+            data = _encode(value, "value")
+        try:
+            index = self._indices[field_id]
+        except (KeyError, TypeError):
+            index = self._index_of(field_id)
+        handle = self._handle
+        if handle is None:
+            handle = self._h  # raises InvalidHandleError
+        status = _set_value_at(handle, index, data)
+        if status:
+            # A validator that raised made the call fail (FW_ERR_CALLBACK); its exception is
+            # re-raised from here.
+            _native.raise_for_status(status)
 
-    def __setitem__(self, field_id: str, value: str) -> None:
-        self.set_value(field_id, value)
+    __setitem__ = set_value
+
+    def set(self, field_id: str, value: str) -> FieldState:
+        """Sets the value as :meth:`set_value` does and returns the field's new state, in one
+        library call (``fw_field_update_at``): a keystroke and the redraw it needs.
+
+        If setting the value fails (a validator raised, the field is unknown, ...) the form is
+        unchanged and the exception propagates.
+        """
+        if value.__class__ is str and "\0" not in value:
+            data = value.encode("utf-8")
+        else:
+            data = _encode(value, "value")
+        try:
+            index = self._indices[field_id]
+        except (KeyError, TypeError):
+            index = self._index_of(field_id)
+        handle = self._handle
+        if handle is None:
+            handle = self._h  # raises InvalidHandleError
+        pool = self._pool
+        try:
+            scratch = pool.pop()
+        except IndexError:
+            scratch = _scratch(self._text_size)
+        if scratch[4] <= len(data) + 2:  # cannot hold the value: no need to try
+            pool.append(scratch)
+            return self._set_long(field_id, index, data)
+        snapshot, ref, buf, size, _ = scratch
+        status = _update_at(handle, index, data, ref, buf, size)
+        if status:
+            if status == _FW_ERR_BUFFER_TOO_SMALL:
+                # The value was set; only its texts did not fit: read them with a bigger buffer
+                # (this one is dropped).
+                return self._read_state(field_id, index, snapshot.text_size)
+            snapshot.size = _SNAPSHOT_SIZE  # a failed call leaves the members unspecified
+            pool.append(scratch)
+            _native.raise_for_status(status)
+        # _field_state(field_id, _unpack(snapshot), buf, 0), inlined:
+        index, phase, validity, display, failing, touched, exceeded, message_length, shown_length, value_length = (
+            _unpack(snapshot)
+        )
+        shown = message_length + 1
+        value_at = shown + shown_length + 1
+        state = _tuple_new(FieldState, (
+            field_id,
+            buf[value_at : value_at + value_length].decode() if value_length else "",
+            _PHASES[phase],
+            _VALIDITIES[validity],
+            buf[:message_length].decode() if message_length else "",
+            _DISPLAYS[display],
+            buf[shown : shown + shown_length].decode() if shown_length else "",
+            touched,
+            exceeded,
+            None if failing < 0 else failing,
+            index,
+        ))
+        pool.append(scratch)
+        return state
+
+    def _set_long(self, field_id: str, index: c_size_t, data: bytes) -> FieldState:
+        """set() of a value too long for the form's buffers: a buffer of its own (kept for later
+        calls only up to _TEXT_KEEP bytes)."""
+        scratch = self._grow(len(data) + _TEXT_SIZE)
+        snapshot, ref, buf, size, allocated = scratch
+        status = _update_at(self._h, index, data, ref, buf, size)
+        if status == _FW_ERR_BUFFER_TOO_SMALL:  # the value was set; its messages did not fit
+            return self._read_state(field_id, index, snapshot.text_size)
+        if status:
+            _native.raise_for_status(status)
+        if allocated <= _TEXT_KEEP:
+            self._pool.append(scratch)
+        return _field_state(field_id, _unpack(snapshot), buf, 0)
 
     def focus(self, field_id: str) -> None:
         """The field gains focus (lenient stage); the field that had focus is blurred first."""
-        check(lib.fw_field_focus(self._h, _encode(field_id, "field id")))
+        index = self._index(field_id)
+        check(lib.fw_field_focus_at(self._h, index))
 
     def blur(self, field_id: str) -> None:
         """The field loses focus (strict stage) and counts as touched."""
-        check(lib.fw_field_blur(self._h, _encode(field_id, "field id")))
+        index = self._index(field_id)
+        check(lib.fw_field_blur_at(self._h, index))
 
     def touch(self, field_id: str) -> None:
         """Marks the field touched and runs its rules."""
-        check(lib.fw_field_touch(self._h, _encode(field_id, "field id")))
+        index = self._index(field_id)
+        check(lib.fw_field_touch_at(self._h, index))
 
     def touch_all(self) -> None:
         """Marks every field touched and runs every rule."""
@@ -310,22 +601,42 @@ class Form:
         check(lib.fw_form_validate(self._h, byref(valid)))
         return bool(valid.value)
 
+    @property
+    def match_limits(self) -> MatchLimits:
+        """The form's PCRE2 limits, read from the library (a new form has the library's defaults:
+        1,000,000 match steps, depth 100,000, 16,384 KiB of heap)."""
+        match, depth, heap = c_uint32(0), c_uint32(0), c_uint32(0)
+        check(lib.fw_form_match_limits(self._h, byref(match), byref(depth), byref(heap)))
+        return MatchLimits(match.value, depth.value, heap.value)
+
     def set_match_limits(
-        self, match_limit: int = 1_000_000, depth_limit: int = 100_000, heap_limit_kib: int = 16_384
+        self,
+        match_limit: Optional[int] = None,
+        depth_limit: Optional[int] = None,
+        heap_limit_kib: Optional[int] = None,
     ) -> None:
         """Sets the PCRE2 limits of every pattern rule of the form (Email, Phone, Regex) and re-runs
-        every field's rules under them (defaults shown). A value that hits a limit makes its field
-        invalid with "This value is too complex to check" and :attr:`FieldState.limit_exceeded`
-        true; never valid, never a hang. Each limit must be in 1 ... 2**32 - 1."""
-        limits = []
-        for name, limit in (("match_limit", match_limit), ("depth_limit", depth_limit),
-                            ("heap_limit_kib", heap_limit_kib)):
+        every field's rules under them; a limit left ``None`` keeps its current value (see
+        :attr:`match_limits`). A value that hits a limit makes its field invalid with "This value
+        is too complex to check" and :attr:`FieldState.limit_exceeded` true; never valid, never a
+        hang. Each limit must be in 1 ... 2**32 - 1.
+
+        ``form.set_match_limits(*Form().match_limits)`` puts the library's defaults back."""
+        given = (("match_limit", match_limit), ("depth_limit", depth_limit), ("heap_limit_kib", heap_limit_kib))
+        for name, limit in given:
+            if limit is None:
+                continue
             if isinstance(limit, bool) or not isinstance(limit, int):
-                raise TypeError(f"{name} must be an int, not {type(limit).__name__}")
+                raise TypeError(f"{name} must be an int or None, not {type(limit).__name__}")
             if not 0 <= limit <= 0xFFFFFFFF:  # 0 is left to the library to refuse
                 raise InvalidArgumentError(f"{name} {limit} is out of range (1 ... 4294967295)", 7)
-            limits.append(limit)
-        check(lib.fw_form_set_match_limits(self._h, *limits))
+        handle = self._h
+        if None in (match_limit, depth_limit, heap_limit_kib):
+            current = self.match_limits
+            limits = [current[i] if limit is None else limit for i, (_, limit) in enumerate(given)]
+        else:
+            limits = [match_limit, depth_limit, heap_limit_kib]
+        check(lib.fw_form_set_match_limits(handle, *limits))
 
     def reset(self) -> None:
         """Every value back to its initial value; every field idle, untouched and unfocused."""
@@ -333,22 +644,131 @@ class Form:
 
     # ---- queries ----
 
+    def state(self, field_id: str) -> FieldState:
+        """A :class:`FieldState` of the field, read in one library call (``fw_field_snapshot_at``)."""
+        try:
+            index = self._indices[field_id]
+        except (KeyError, TypeError):
+            index = self._index_of(field_id)
+        handle = self._handle
+        if handle is None:
+            handle = self._h  # raises InvalidHandleError
+        pool = self._pool
+        try:
+            scratch = pool.pop()
+        except IndexError:
+            scratch = _scratch(self._text_size)
+        snapshot, ref, data, size, _ = scratch
+        status = _snapshot_at(handle, index, ref, data, size)
+        if status:
+            if status == _FW_ERR_BUFFER_TOO_SMALL:  # this buffer is dropped for a bigger one
+                return self._read_state(field_id, index, snapshot.text_size)
+            snapshot.size = _SNAPSHOT_SIZE  # a failed call leaves the members unspecified
+            pool.append(scratch)
+            _native.raise_for_status(status)
+        # _field_state(field_id, _unpack(snapshot), data, 0), inlined:
+        index, phase, validity, display, failing, touched, exceeded, message_length, shown_length, value_length = (
+            _unpack(snapshot)
+        )
+        shown = message_length + 1
+        value = shown + shown_length + 1
+        state = _tuple_new(FieldState, (
+            field_id,
+            data[value : value + value_length].decode() if value_length else "",
+            _PHASES[phase],
+            _VALIDITIES[validity],
+            data[:message_length].decode() if message_length else "",
+            _DISPLAYS[display],
+            data[shown : shown + shown_length].decode() if shown_length else "",
+            touched,
+            exceeded,
+            None if failing < 0 else failing,
+            index,
+        ))
+        pool.append(scratch)
+        return state
+
+    def _grow(self, text_size: int) -> _Scratch:
+        """A scratch buffer of at least ``text_size`` bytes; later ones get that size too (up to
+        _TEXT_KEEP, so one huge value does not make every later buffer huge)."""
+        if self._text_size < text_size <= _TEXT_KEEP:
+            self._text_size = text_size
+        return _scratch(max(text_size, self._text_size))
+
+    def _read_state(self, field_id: str, index: c_size_t, text_size: int) -> FieldState:
+        """state() once the library said the texts need ``text_size`` bytes: a bigger buffer,
+        and again while the texts keep growing (another thread may be changing the value)."""
+        handle = self._h
+        for _ in range(8):
+            scratch = self._grow(text_size)
+            snapshot, ref, data, size, allocated = scratch
+            status = _snapshot_at(handle, index, ref, data, size)
+            if status == FW_OK:
+                if allocated <= _TEXT_KEEP:
+                    self._pool.append(scratch)
+                return _field_state(field_id, _unpack(snapshot), data, 0)
+            if status != _FW_ERR_BUFFER_TOO_SMALL:
+                break
+            text_size = max(snapshot.text_size, allocated + 1)
+        _native.raise_for_status(status)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def states(self) -> List[FieldState]:
+        """Every field's :class:`FieldState`, in registration order, read in one library call
+        (``fw_form_snapshots``): one consistent moment, even while other threads change the form."""
+        handle = self._h
+        capacity, text_size = self._states_sizes
+        count, needed = c_size_t(0), c_size_t(0)
+        for _ in range(8):
+            snapshots = (_native.fw_snapshot * capacity).from_buffer_copy(_SNAPSHOT_TEMPLATE * capacity)
+            data = create_string_buffer(text_size)
+            status = lib.fw_form_snapshots(handle, snapshots, capacity, byref(count), data, text_size, byref(needed))
+            if status == FW_OK:
+                break
+            if status != _native.FW_ERR_BUFFER_TOO_SMALL:
+                check(status)
+            if count.value > capacity:
+                capacity = count.value + 4
+            else:
+                text_size = max(needed.value, text_size + 1)
+        else:
+            check(status)
+        self._states_sizes = (max(capacity, 1), max(text_size, needed.value, 16))
+        total = count.value
+        ids = self._ids_upto(total)
+        states = []
+        start = 0  # the texts of one field after another's (see fw_form_snapshots)
+        for index in range(total):
+            members = _unpack(snapshots, index * _SNAPSHOT_SIZE)
+            states.append(_field_state(ids[index], members, data, start))
+            start += members[7] + members[8] + members[9] + 3
+        return states
+
     def value(self, field_id: str) -> str:
         """The field's current value."""
-        handle, fid = self._h, _encode(field_id, "field id")
-        return read_string(lambda buf, size, length: lib.fw_field_value(handle, fid, buf, size, length))
+        return self.state(field_id).value
 
     def __getitem__(self, field_id: str) -> str:
-        return self.value(field_id)
+        return self.state(field_id).value
 
     def __contains__(self, field_id: object) -> bool:
         if not isinstance(field_id, str) or "\0" in field_id:
             return False
+        handle = self._h
+        if field_id in self._indices:
+            return True
         try:
             fid = field_id.encode("utf-8")
         except UnicodeEncodeError:
             return False
-        return self._has_field(fid)
+        index = c_size_t(0)
+        status = _field_index(handle, fid, byref(index))
+        if status == FW_ERR_UNKNOWN_FIELD:
+            return False
+        check(status)
+        if field_id.__class__ is str:
+            self._indices[field_id] = index
+        return True
 
     def __bool__(self) -> bool:
         """A form is always true, even with no fields (``__len__`` counts fields)."""
@@ -366,43 +786,14 @@ class Form:
     @property
     def field_ids(self) -> List[str]:
         """Field ids in registration order."""
-        handle = self._h
-        ids = []
-        for index in range(len(self)):
-            ids.append(
-                read_string(lambda buf, size, length: lib.fw_form_field_id(handle, index, buf, size, length))
-            )
-        return ids
+        count = len(self)
+        return self._ids_upto(count)[:count]
 
     @property
     def values(self) -> Dict[str, str]:
-        """Every field's current value, in registration order (a new dict each time)."""
-        return {field_id: self.value(field_id) for field_id in self.field_ids}
-
-    def state(self, field_id: str) -> FieldState:
-        """A :class:`FieldState` snapshot of the field."""
-        handle, fid = self._h, _encode(field_id, "field id")
-        phase, validity, display = c_int(0), c_int(0), c_int(0)
-        touched, exceeded = c_bool(False), c_bool(False)
-        check(lib.fw_field_phase(handle, fid, byref(phase)))
-        check(lib.fw_field_validity(handle, fid, byref(validity)))
-        check(lib.fw_field_display(handle, fid, byref(display)))
-        check(lib.fw_field_touched(handle, fid, byref(touched)))
-        check(lib.fw_field_limit_exceeded(handle, fid, byref(exceeded)))
-        message = read_string(lambda buf, size, length: lib.fw_field_message(handle, fid, buf, size, length))
-        shown = read_string(lambda buf, size, length: lib.fw_field_display_message(handle, fid, buf, size, length))
-        value = read_string(lambda buf, size, length: lib.fw_field_value(handle, fid, buf, size, length))
-        return FieldState(
-            id=field_id,
-            value=value,
-            phase=Phase(phase.value),
-            validity=Validity(validity.value),
-            message=message,
-            display=Display(display.value),
-            display_message=shown,
-            touched=bool(touched.value),
-            limit_exceeded=bool(exceeded.value),
-        )
+        """Every field's current value, in registration order (a new dict each time; one
+        consistent read, as :meth:`states`)."""
+        return {state.id: state.value for state in self.states()}
 
     @property
     def is_valid(self) -> bool:

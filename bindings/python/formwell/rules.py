@@ -41,8 +41,23 @@ class Rule:
 
     message: Optional[str]
 
-    def _add(self, form: "_native.FormHandle", field_id: bytes) -> int:  # pragma: no cover
+    def _struct(self) -> "_native.fw_rule":  # pragma: no cover
+        """This rule as the ``fw_rule`` that :meth:`formwell.Form.add_field` passes to
+        ``fw_form_add_field_with_rules`` (the struct keeps its strings alive)."""
         raise NotImplementedError
+
+
+def _rule_struct(kind: int, message: Optional[str], text: Optional[bytes] = None, length: int = 0) -> "_native.fw_rule":
+    rule = _native.fw_rule()
+    rule.size = _RULE_SIZE
+    rule.kind = kind
+    rule.length = length
+    rule.text = text
+    rule.message = _encode_optional(message, "message")
+    return rule
+
+
+_RULE_SIZE = ctypes.sizeof(_native.fw_rule)
 
 
 def _encode(text: str, what: str) -> bytes:
@@ -74,8 +89,8 @@ class Required(Rule):
 
     message: Optional[str] = None
 
-    def _add(self, form: Any, field_id: bytes) -> int:
-        return _native.lib.fw_field_add_required(form, field_id, _encode_optional(self.message, "message"))
+    def _struct(self) -> "_native.fw_rule":
+        return _rule_struct(_native.FW_RULE_REQUIRED, self.message)
 
 
 @dataclass(frozen=True)
@@ -84,8 +99,8 @@ class Email(Rule):
 
     message: Optional[str] = None
 
-    def _add(self, form: Any, field_id: bytes) -> int:
-        return _native.lib.fw_field_add_email(form, field_id, _encode_optional(self.message, "message"))
+    def _struct(self) -> "_native.fw_rule":
+        return _rule_struct(_native.FW_RULE_EMAIL, self.message)
 
 
 @dataclass(frozen=True)
@@ -94,8 +109,8 @@ class Phone(Rule):
 
     message: Optional[str] = None
 
-    def _add(self, form: Any, field_id: bytes) -> int:
-        return _native.lib.fw_field_add_phone(form, field_id, _encode_optional(self.message, "message"))
+    def _struct(self) -> "_native.fw_rule":
+        return _rule_struct(_native.FW_RULE_PHONE, self.message)
 
 
 @dataclass(frozen=True)
@@ -108,10 +123,8 @@ class MinLength(Rule):
     def __post_init__(self) -> None:
         _check_length(self.length, "MinLength")
 
-    def _add(self, form: Any, field_id: bytes) -> int:
-        return _native.lib.fw_field_add_min_length(
-            form, field_id, self.length, _encode_optional(self.message, "message")
-        )
+    def _struct(self) -> "_native.fw_rule":
+        return _rule_struct(_native.FW_RULE_MIN_LENGTH, self.message, length=self.length)
 
 
 @dataclass(frozen=True)
@@ -124,10 +137,8 @@ class MaxLength(Rule):
     def __post_init__(self) -> None:
         _check_length(self.length, "MaxLength")
 
-    def _add(self, form: Any, field_id: bytes) -> int:
-        return _native.lib.fw_field_add_max_length(
-            form, field_id, self.length, _encode_optional(self.message, "message")
-        )
+    def _struct(self) -> "_native.fw_rule":
+        return _rule_struct(_native.FW_RULE_MAX_LENGTH, self.message, length=self.length)
 
 
 @dataclass(frozen=True)
@@ -141,10 +152,8 @@ class Regex(Rule):
     pattern: str
     message: Optional[str] = None
 
-    def _add(self, form: Any, field_id: bytes) -> int:
-        return _native.lib.fw_field_add_regex(
-            form, field_id, _encode(self.pattern, "pattern"), _encode_optional(self.message, "message")
-        )
+    def _struct(self) -> "_native.fw_rule":
+        return _rule_struct(_native.FW_RULE_REGEX, self.message, text=_encode(self.pattern, "pattern"))
 
 
 @dataclass(frozen=True)
@@ -155,10 +164,8 @@ class Matches(Rule):
     field_id: str
     message: Optional[str] = None
 
-    def _add(self, form: Any, field_id: bytes) -> int:
-        return _native.lib.fw_field_add_matches(
-            form, field_id, _encode(self.field_id, "Matches field_id"), _encode_optional(self.message, "message")
-        )
+    def _struct(self) -> "_native.fw_rule":
+        return _rule_struct(_native.FW_RULE_MATCHES, self.message, text=_encode(self.field_id, "Matches field_id"))
 
 
 # ---- custom validators ----
@@ -167,7 +174,8 @@ class Matches(Rule):
 class _CustomContext:
     """What the C library's ``void *context`` stands for: one attached Custom rule.
 
-    It lives in :data:`_contexts` from ``fw_field_add_custom`` until the library calls the destroy
+    It lives in :data:`_contexts` from the ``fw_form_add_field_with_rules`` (or
+    ``fw_form_define_validator``) call that handed it to the library until the library calls the destroy
     function (when the form is freed), so the callable and the last message bytes stay alive for
     exactly as long as the rule exists in the C form.
     """
@@ -256,18 +264,32 @@ class Custom(Rule):
         if not callable(self.validate):
             raise TypeError(f"Custom needs a callable, not {type(self.validate).__name__}")
 
-    def _add(self, form: Any, field_id: bytes) -> int:
-        message = _encode_optional(self.message, "message")
-        with _ids_lock:
-            key = next(_ids)
-        _contexts[key] = _CustomContext(self.validate)
-        status = -1
-        try:
-            status = _native.lib.fw_field_add_custom(form, field_id, _VALIDATE_FN, key, _DESTROY_FN, message)
-        finally:
-            if status != _native.FW_OK:  # the library kept nothing: we still own the context
-                _contexts.pop(key, None)
-        return status
+    def _struct(self) -> "_native.fw_rule":
+        """The ``fw_rule`` of this validator, with a new context that stands for it.
+
+        The context is registered here (the callable is kept alive from now on): the caller must
+        hand it to the library, which owns it once the call succeeds (and releases it with the
+        destroy function when the form is freed), or call :func:`_release_context` with
+        ``struct.context`` when the call fails or is never made.
+        """
+        rule = _rule_struct(_native.FW_RULE_CUSTOM, self.message)
+        rule.validate = _VALIDATE_FN
+        rule.destroy = _DESTROY_FN
+        rule.context = _new_context(self.validate)
+        return rule
+
+
+def _new_context(validate: Validator) -> int:
+    """Registers ``validate`` under a new context id (what the C library's ``void *context`` holds)."""
+    with _ids_lock:
+        key = next(_ids)
+    _contexts[key] = _CustomContext(validate)
+    return key
+
+
+def _release_context(key: Optional[int]) -> None:
+    """Forgets a context the library did not take (its call failed): releases the callable."""
+    _contexts.pop(key or 0, None)
 
 
 def _define_validator(form: Any, name: bytes, validate: Validator) -> int:
@@ -275,15 +297,13 @@ def _define_validator(form: Any, name: bytes, validate: Validator) -> int:
     context bookkeeping as :class:`Custom`."""
     if not callable(validate):
         raise TypeError(f"a validator must be callable, not {type(validate).__name__}")
-    with _ids_lock:
-        key = next(_ids)
-    _contexts[key] = _CustomContext(validate)
+    key = _new_context(validate)
     status = -1
     try:
         status = _native.lib.fw_form_define_validator(form, name, _VALIDATE_FN, key, _DESTROY_FN)
     finally:
-        if status != _native.FW_OK:
-            _contexts.pop(key, None)
+        if status != _native.FW_OK:  # the library kept nothing: we still own the context
+            _release_context(key)
     return status
 
 

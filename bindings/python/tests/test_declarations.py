@@ -32,6 +32,9 @@ C_TYPES = {
     "fw_form **": ctypes.POINTER(_native.FormHandle),
     "fw_validate_fn": _native.fw_validate_fn,
     "fw_destroy_fn": _native.fw_destroy_fn,
+    "uint32_t *": ctypes.POINTER(ctypes.c_uint32),
+    "fw_snapshot *": ctypes.POINTER(_native.fw_snapshot),
+    "const fw_rule *": ctypes.POINTER(_native.fw_rule),
 }
 
 
@@ -105,3 +108,72 @@ def test_enum_values_match_header():
     assert [d.value for d in formwell.Display] == [values[f"FW_DISPLAY_{d.name}"] for d in formwell.Display]
     for code, cls in formwell.errors.ERRORS.items():
         assert code in values.values()
+
+
+# C member type in the header -> the ctypes types a Structure member may use for it.
+MEMBER_TYPES = {
+    "size_t": (ctypes.c_size_t,),
+    "int32_t": (ctypes.c_int32,),
+    "bool": (ctypes.c_bool,),
+    "const char *": (ctypes.c_char_p, ctypes.c_void_p),
+    "void *": (ctypes.c_void_p,),
+    "fw_validate_fn": (_native.fw_validate_fn,),
+    "fw_destroy_fn": (_native.fw_destroy_fn,),
+}
+
+
+def header_struct(name):
+    with open(HEADER, encoding="utf-8") as f:
+        text = re.sub(r"/\*.*?\*/", "", f.read(), flags=re.S)
+    body = re.search(r"typedef struct %s \{(.*?)\} %s;" % (name, name), text, flags=re.S).group(1)
+    members = []
+    for declaration in filter(None, (" ".join(d.split()) for d in body.split(";"))):
+        match = re.fullmatch(r"(.*?)\s*(\w+)", declaration)
+        members.append((match.group(2), match.group(1).replace(" *", " *").strip()))
+    return members
+
+
+@pytest.mark.parametrize("name", ["fw_snapshot", "fw_rule"])
+def test_structs_match_header(name):
+    members = header_struct(name)
+    structure = getattr(_native, name)
+    assert [m for m, _ in members] == [f for f, _ in structure._fields_], f"{name}: member names or order"
+    for (member, c_type), (_, py_type) in zip(members, structure._fields_):
+        assert py_type in MEMBER_TYPES[c_type], f"{name}.{member}: {py_type} for C {c_type}"
+
+
+def test_snapshot_reader_matches_the_struct():
+    """_native.SNAPSHOT (struct module) reads the same members ctypes does."""
+    snapshot = _native.fw_snapshot(size=ctypes.sizeof(_native.fw_snapshot), index=7, phase=1, validity=2,
+                                   display=1, failing_rule=-1, touched=True, limit_exceeded=False,
+                                   message_length=11, display_message_length=12, value_length=13)
+    assert _native.SNAPSHOT.unpack_from(snapshot) == (7, 1, 2, 1, -1, True, False, 11, 12, 13)
+    array = (_native.fw_snapshot * 2)()
+    array[1] = snapshot
+    assert _native.SNAPSHOT.unpack_from(array, ctypes.sizeof(_native.fw_snapshot)) == (7, 1, 2, 1, -1, True, False,
+                                                                                      11, 12, 13)
+
+
+def test_snapshot_texts_follow_each_other():
+    """The binding slices the texts out of the buffer by their lengths (message, display message,
+    value, each NUL-terminated, one after the other): the library's pointers must agree."""
+    import formwell
+
+    with formwell.Form() as form:
+        form.add_field("a", [formwell.Required(), formwell.MinLength(5, message="too short")], initial="abc")
+        form.add_field("b", [formwell.Required()])
+        form.touch_all()
+        buf = ctypes.create_string_buffer(256)
+        base = ctypes.addressof(buf)
+        snapshot = _native.fw_snapshot(size=ctypes.sizeof(_native.fw_snapshot))
+        _native.check(_native.lib.fw_field_snapshot_at(form._h, 0, snapshot, buf, 256))
+        assert (snapshot.message - base, snapshot.display_message - base, snapshot.value - base) == (0, 10, 20)
+        assert buf.raw[:snapshot.text_size] == b"too short\0too short\0abc\0"
+        snapshots = (_native.fw_snapshot * 2)(*[_native.fw_snapshot(size=ctypes.sizeof(_native.fw_snapshot))] * 2)
+        count, needed = ctypes.c_size_t(), ctypes.c_size_t()
+        _native.check(_native.lib.fw_form_snapshots(form._h, snapshots, 2, ctypes.byref(count), buf, 256,
+                                                    ctypes.byref(needed)))
+        first_size = snapshots[0].text_size
+        assert snapshots[1].message - base == first_size
+        assert needed.value == first_size + snapshots[1].text_size
+        assert buf.raw[:needed.value] == b"too short\0too short\0abc\0" + b"This field is required\0" * 2 + b"\0"

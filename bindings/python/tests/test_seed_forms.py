@@ -366,7 +366,10 @@ def test_match_limits_make_a_field_invalid_not_hung():
         state = form.state("r")
         assert (state.validity.name, state.message, state.limit_exceeded) == (
             "INVALID", "This value is too complex to check", True)
-        form.set_match_limits()
+        form.set_match_limits()  # None everywhere: every limit keeps its value
+        assert form.match_limits.match_limit == 1000
+        assert form.state("r").limit_exceeded is True
+        form.set_match_limits(match_limit=1_000_000)
         assert form.state("r").limit_exceeded is False
     with pytest.raises(TypeError):
         Form().set_match_limits(match_limit="1")
