@@ -13,6 +13,9 @@ enum RuleDecoder {
         var decoded = Decoded()
         guard count > 0 else { return decoded }
         guard let rules else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument 'rules' is NULL but rule_count is \(count)") }
+        guard Int(bitPattern: rules) % MemoryLayout<fw_rule>.alignment == 0 else {
+            throw ABIFailure(.FW_ERR_INVALID_ARGUMENT, "rules is not aligned for an fw_rule")
+        }
         guard count <= 65_536 else { throw ABIFailure(.FW_ERR_INVALID_ARGUMENT, "rule_count \(count) is above 65536") }
         let expected = MemoryLayout<fw_rule>.size
         let stride = rules.pointee.size

@@ -15,6 +15,9 @@ enum SnapshotWriter {
     /// The size the caller declared in `snapshot.size`, checked.
     static func declaredSize(_ snapshot: UnsafeMutablePointer<fw_snapshot>?) throws(ABIFailure) -> Int {
         guard let snapshot else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument 'snapshot' is NULL") }
+        guard Int(bitPattern: snapshot) % MemoryLayout<fw_snapshot>.alignment == 0 else {
+            throw ABIFailure(.FW_ERR_INVALID_ARGUMENT, "snapshot is not aligned for an fw_snapshot")
+        }
         let size = snapshot.pointee.size
         guard size >= minimumSize, size <= Int(Int32.max), size % MemoryLayout<fw_snapshot>.alignment == 0 else {
             throw ABIFailure(.FW_ERR_INVALID_ARGUMENT,
