@@ -435,6 +435,8 @@ private func snapshotWork(_ result: ThreadResult, shared: OpaquePointer?) {
 /// Handles of forms the churn threads freed (the last 64), and the form one of them is using now.
 private let freedHandles = Mutex<[UInt]>([])
 private let churnCurrent = Atomic<UInt>(0)
+/// Churn threads still running (the stale-handle threads go on until none is).
+private let churnRunning = Atomic<Int>(0)
 
 private let forbiddenDestroy: fw_destroy_fn = { context in
     report("a custom rule refused on a freed handle had its context destroyed")
@@ -496,6 +498,7 @@ private func churnWork(_ result: ThreadResult) {
         }
     }
     churnCurrent.store(0, ordering: .releasing)
+    churnRunning.subtract(1, ordering: .releasing)
 }
 
 /// Calls on handles of freed forms (FW_ERR_INVALID_HANDLE, every one) and on the churned form that may
@@ -506,13 +509,16 @@ private func staleWork(_ result: ThreadResult) {
     let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: size)
     defer { buffer.deallocate() }
     var pair = [fw_snapshot](repeating: fw_snapshot(), count: 2)
-    for n in 0..<opsPerThread {
+    var n = 0
+    // While any churn thread runs (and at least STRESS_OPS rounds).
+    while n < opsPerThread || churnRunning.load(ordering: .acquiring) > 0 {
+        n += 1
         result.operations += 1
         var snap = fw_snapshot()
         snap.size = MemoryLayout<fw_snapshot>.size
         if random.next(3) == 0 {
             let bits = churnCurrent.load(ordering: .acquiring)
-            guard bits != 0 else { continue }
+            guard bits != 0 else { sched_yield(); continue }
             let form = OpaquePointer(bitPattern: bits)
             churnRaces.add(1, ordering: .relaxed)
             let read = fw_field_snapshot_at(form, 0, &snap, buffer, UInt(size))
@@ -537,7 +543,7 @@ private func staleWork(_ result: ThreadResult) {
             continue
         }
         let bits = freedHandles.withLock { ring in ring.isEmpty ? 0 : ring[random.next(ring.count)] }
-        guard bits != 0 else { continue }
+        guard bits != 0 else { sched_yield(); continue }
         let form = OpaquePointer(bitPattern: bits)
         var index: UInt = 0, count: UInt = 0, match: UInt32 = 0
         var valueBuffer = [CChar](repeating: 0, count: 16)
@@ -588,6 +594,7 @@ struct ThreadStress {
         let churnResults = (0..<churnThreads).map { ThreadResult(index: 1000 + $0) }
         let staleResults = (0..<staleThreads).map { ThreadResult(index: 2000 + $0) }
         var threads: [pthread_t] = []
+        churnRunning.store(churnThreads, ordering: .releasing)
         let jobs = results.map { ($0, Role.classic) } + snapshotResults.map { ($0, Role.snapshots) }
             + churnResults.map { ($0, Role.churn) } + staleResults.map { ($0, Role.stale) }
         for (result, role) in jobs {

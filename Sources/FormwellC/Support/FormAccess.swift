@@ -43,13 +43,14 @@ func withNamedField<T>(
         pthread_mutex_unlock(slot.pointee.lock)
     }
     let index: Int
-    if slot.pointee.cachedIndex >= 0 && slot.pointee.cachedID.elementsEqual(id.bytes) {
-        index = slot.pointee.cachedIndex
+    let cache = slot.pointee.guarded
+    if cache.pointee.cachedIndex >= 0 && cache.pointee.cachedID.elementsEqual(id.bytes) {
+        index = cache.pointee.cachedIndex
     } else {
         let text = String(decoding: id.bytes, as: UTF8.self)
         index = try engine { () throws(FormError) in try Form.fieldIndex(of: text, in: form) }
-        slot.pointee.cachedID = Array(id.bytes)
-        slot.pointee.cachedIndex = index
+        cache.pointee.cachedID = Array(id.bytes)
+        cache.pointee.cachedIndex = index
     }
     return try body(form, index)
 }
@@ -88,7 +89,7 @@ private func lockForm(
     } else {
         pthread_mutex_lock(slot.pointee.lock)
     }
-    guard slot.pointee.generation == generation, let form = slot.pointee.form else {
+    guard slot.pointee.generation == generation, let form = slot.pointee.guarded.pointee.form else {
         pthread_mutex_unlock(slot.pointee.lock)
         throw invalidHandle(handle)
     }

@@ -7,22 +7,46 @@ import Glibc
 import Musl
 #endif
 
-/// One slot of the table: its own lock, the generation that live handles of it carry, and the
-/// form while one is there. Slots are never freed, so a stale handle always finds valid memory.
+/// One slot of the table: its own lock, the generation that live handles of it carry, and what the
+/// lock guards. Slots are never freed, so a stale handle always finds valid memory.
+///
+/// The slot itself is immutable once published (three pointers, read by any thread without the
+/// lock); everything that changes lives behind them, in memory of its own, so reading one part
+/// never overlaps a write to another (Swift treats an access through `slot.pointee` as an access
+/// to the whole struct).
 struct FormSlot {
     let lock: UnsafeMutablePointer<pthread_mutex_t>
-    /// Written under `lock`, with release ordering; read under `lock`, or without it (acquire) by a
-    /// custom validator's call that may not wait for the lock and must still tell a stale handle
-    /// (FW_ERR_INVALID_HANDLE) from a busy form (FW_ERR_BUSY).
-    var generation: UInt64 = 1
+    /// Written under `lock` (release); read under it, or without it (acquire) by a custom
+    /// validator's call, which may not wait for the lock but must still tell a stale handle
+    /// (FW_ERR_INVALID_HANDLE) from a busy form (FW_ERR_BUSY). Only through the atomic helpers.
+    let generationWord: UnsafeMutablePointer<UInt64>
+    /// Under `lock`.
+    let guarded: UnsafeMutablePointer<SlotContents>
+
+    /// A new slot: an unlocked lock, generation 1, no form.
+    static func make() -> FormSlot {
+        let lock = CacheLine.allocate(pthread_mutex_t.self)
+        pthread_mutex_init(lock, nil)
+        let generationWord = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        generationWord.initialize(to: 1)
+        let guarded = CacheLine.allocate(SlotContents.self)
+        guarded.initialize(to: SlotContents())
+        return FormSlot(lock: lock, generationWord: generationWord, guarded: guarded)
+    }
+
+    var generation: UInt64 { formwell_load_acquire_u64(generationWord) }
+}
+
+/// The part of a slot its lock guards.
+struct SlotContents {
     /// The live form (allocated by `register`, deinitialized by the caller of `retire`). A raw
     /// pointer rather than a class: an access through it needs no refcounting or dynamic
-    /// exclusivity check, and it is only ever touched under `lock`.
+    /// exclusivity check.
     var form: UnsafeMutablePointer<Form>?
     /// The bytes of the field id last named in a call on this form, and that field's index: a C
     /// caller names the same field call after call, and equal bytes are the same id, so the id
     /// needs no String and no hashing then. Fields are never removed, so the index stays right.
-    /// Under `lock`; emptied with the form.
+    /// Emptied with the form.
     var cachedID: [UInt8] = []
     var cachedIndex = -1
 }
@@ -71,19 +95,18 @@ final class FormTable: Sendable {
                 if index % FormTable.chunkSize == 0 {
                     let chunk = UnsafeMutablePointer<FormSlot>.allocate(capacity: FormTable.chunkSize)
                     for offset in 0..<FormTable.chunkSize {
-                        let lock = CacheLine.allocate(pthread_mutex_t.self)
-                        pthread_mutex_init(lock, nil)
-                        (chunk + offset).initialize(to: FormSlot(lock: lock))
+                        (chunk + offset).initialize(to: FormSlot.make())
                     }
                     chunks[index >> FormTable.chunkShift] = chunk
                 }
                 published.store(index + 1, ordering: .releasing)
             }
             guard let slot = slot(at: index) else { return nil }
-            pthread_mutex_lock(slot.pointee.lock)
-            slot.pointee.form = box
-            let generation = slot.pointee.generation
-            pthread_mutex_unlock(slot.pointee.lock)
+            let parts = slot.pointee
+            pthread_mutex_lock(parts.lock)
+            parts.guarded.pointee.form = box
+            let generation = parts.generation
+            pthread_mutex_unlock(parts.lock)
             return UInt(generation) << FormTable.indexBits | UInt(index + 1)
         }
         guard let handle else {
@@ -97,7 +120,7 @@ final class FormTable: Sendable {
 
     /// The slot's current generation, read without its lock.
     static func currentGeneration(_ slot: UnsafeMutablePointer<FormSlot>) -> UInt64 {
-        withUnsafeMutablePointer(to: &slot.pointee.generation) { formwell_load_acquire_u64($0) }
+        slot.pointee.generation
     }
 
     /// The slot a handle names, its index and the generation the handle carries; nil for NULL or an
@@ -120,12 +143,11 @@ final class FormTable: Sendable {
     /// the answer to `recycle` and destroys the form (destroying the form runs custom validators'
     /// destructors, which must run holding no lock).
     func retire(_ slot: UnsafeMutablePointer<FormSlot>) -> (form: UnsafeMutablePointer<Form>?, reusable: Bool) {
-        let box = slot.pointee.form
-        slot.pointee.form = nil
-        slot.pointee.cachedID = []
-        slot.pointee.cachedIndex = -1
-        let next = slot.pointee.generation &+ 1
-        withUnsafeMutablePointer(to: &slot.pointee.generation) { formwell_store_release_u64($0, next) }
+        let parts = slot.pointee
+        let box = parts.guarded.pointee.form
+        parts.guarded.pointee = SlotContents()
+        let next = parts.generation &+ 1
+        formwell_store_release_u64(parts.generationWord, next)
         if box != nil { live.subtract(1, ordering: .relaxed) }
         return (box, next < FormTable.maxGeneration)
     }

@@ -27,8 +27,8 @@ def unique_username(value: str):
 
 def show(form: Form, title: str) -> None:
     print(f"-- {title}")
-    for field_id in form.field_ids:
-        state = form.state(field_id)
+    for state in form.states():  # every field's state in one call, registration order
+        field_id = state.id
         shown = {"NONE": "", "VALID": "ok", "ERROR": f"error: {state.display_message}"}[state.display.name]
         print(f"   {field_id:<9} {state.phase.name.lower():<8} {state.validity.name.lower():<7} {shown}")
 

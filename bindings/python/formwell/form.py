@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-import json
 import os
 import sys
 from ctypes import byref, c_bool, c_size_t, c_uint32, create_string_buffer, sizeof
@@ -413,7 +412,7 @@ class Form:
 
         All or nothing (one ``fw_form_add_field_with_rules`` call): when a rule is refused (a bad
         pattern, a bad length, an unknown :class:`formwell.Matches` target, a
-        :class:`formwell.Custom` validator failing or raising on the initial value) the exception
+        :class:`formwell.Custom` validator raising on the initial value) the exception
         propagates and the form is exactly as it was, the field not added.
         """
         handle = self._h
@@ -471,6 +470,8 @@ class Form:
     def to_spec(self) -> Dict[str, Any]:
         """This form's definition (fields, labels, initial values, rules) as a spec dict.
         Raises :class:`formwell.InvalidArgumentError` if a rule is an anonymous :class:`Custom`."""
+        import json  # only specs need it: not imported with the package
+
         return json.loads(self.to_spec_json())
 
     def to_spec_json(self) -> str:
@@ -485,7 +486,7 @@ class Form:
         strict. Fields with a :class:`formwell.Matches` rule naming this field are re-checked.
         ``form[field_id] = value`` is the same call; :meth:`set` also returns the new state."""
         if value.__class__ is str and "\0" not in value:
-            data = value.encode("utf-8")
+            data = value.encode()
         else:
             data = _encode(value, "value")
         try:
@@ -511,7 +512,7 @@ class Form:
         unchanged and the exception propagates.
         """
         if value.__class__ is str and "\0" not in value:
-            data = value.encode("utf-8")
+            data = value.encode()
         else:
             data = _encode(value, "value")
         try:
@@ -733,7 +734,9 @@ class Form:
                 text_size = max(needed.value, text_size + 1)
         else:
             check(status)
-        self._states_sizes = (max(capacity, 1), max(text_size, needed.value, 16))
+        # Sizes for next time: the field count only grows; the texts may shrink again (a huge
+        # value once should not make every later call allocate as much).
+        self._states_sizes = (capacity, min(max(text_size, needed.value), 16 * _TEXT_KEEP))
         total = count.value
         ids = self._ids_upto(total)
         states = []
@@ -813,6 +816,8 @@ class Form:
 
 def _spec_text(spec: SpecSource) -> str:
     if isinstance(spec, Mapping):
+        import json
+
         return json.dumps(spec)
     if isinstance(spec, str) and spec.lstrip().startswith("{"):
         return spec
