@@ -24,9 +24,9 @@ extern "C" {
 
 /** Version of this header; fw_version() tells the version of the loaded library. */
 #define FW_VERSION_MAJOR 0
-#define FW_VERSION_MINOR 1
+#define FW_VERSION_MINOR 2
 #define FW_VERSION_PATCH 0
-#define FW_VERSION_STRING "0.1.0"
+#define FW_VERSION_STRING "0.2.0"
 /** ABI number of this header; fw_abi_version() tells the loaded library's. */
 #define FW_ABI_VERSION 1
 

@@ -1,5 +1,5 @@
 /// The library version, "MAJOR.MINOR.PATCH".
-let formwellVersion: StaticString = "0.1.0"
+let formwellVersion: StaticString = "0.2.0"
 /// Bumped on any incompatible change of the C ABI; bindings check it on load.
 let formwellABIVersion: Int32 = 1
 

@@ -35,11 +35,11 @@ from .errors import (
 from .form import Display, FieldState, Form, MatchLimits, Phase, Validity, live_forms
 from .rules import Custom, Email, Matches, MaxLength, MinLength, Phone, Regex, Required, Rule
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
 def library_version() -> str:
-    """The loaded library's version string (``fw_version()``), e.g. ``"0.1.0"``."""
+    """The loaded library's version string (``fw_version()``), e.g. ``"0.2.0"``."""
     return str(_lib.fw_version().decode("utf-8"))
 
 
