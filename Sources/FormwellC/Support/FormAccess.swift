@@ -21,10 +21,9 @@ func withFormPointer<T>(
     _ handle: OpaquePointer?, _ body: (UnsafeMutablePointer<Form>) throws(ABIFailure) -> T
 ) throws(ABIFailure) -> T {
     let thread = ThreadState.current
-    let (slot, form) = try lockForm(handle, purpose: "use", thread: thread)
-    thread?.pointee.activeForms.append(UInt(bitPattern: handle))
+    let (slot, form) = try lockForm(handle, purpose: .use, thread: thread)
     defer {
-        thread?.pointee.activeForms.removeLast()
+        thread?.pointee.leave()
         pthread_mutex_unlock(slot.pointee.lock)
     }
     return try body(form)
@@ -36,10 +35,9 @@ func withNamedField<T>(
     _ handle: OpaquePointer?, _ id: ValidUTF8, _ body: (UnsafeMutablePointer<Form>, Int) throws(ABIFailure) -> T
 ) throws(ABIFailure) -> T {
     let thread = ThreadState.current
-    let (slot, form) = try lockForm(handle, purpose: "use", thread: thread)
-    thread?.pointee.activeForms.append(UInt(bitPattern: handle))
+    let (slot, form) = try lockForm(handle, purpose: .use, thread: thread)
     defer {
-        thread?.pointee.activeForms.removeLast()
+        thread?.pointee.leave()
         pthread_mutex_unlock(slot.pointee.lock)
     }
     let index: Int
@@ -58,7 +56,7 @@ func withNamedField<T>(
 /// Frees the form behind `handle`. Its custom validators' destructors run after every lock is released.
 func freeForm(_ handle: OpaquePointer?) throws(ABIFailure) {
     guard let (_, index, _) = FormTable.shared.locate(handle) else { throw invalidHandle(handle) }
-    let (slot, _) = try lockForm(handle, purpose: "free", thread: ThreadState.current)
+    let (slot, _) = try lockForm(handle, purpose: .free, thread: ThreadState.current)
     let (form, reusable) = FormTable.shared.retire(slot)
     pthread_mutex_unlock(slot.pointee.lock)
     if reusable { FormTable.shared.recycle(index) }
@@ -68,15 +66,19 @@ func freeForm(_ handle: OpaquePointer?) throws(ABIFailure) {
     }
 }
 
+/// Why a slot is locked: to use the form (recorded as held by this thread until it leaves), or to
+/// free it.
+private enum LockPurpose { case use, free }
+
 /// Locks the slot of a live handle and answers it with its form; throws (holding no lock) otherwise.
 private func lockForm(
-    _ handle: OpaquePointer?, purpose: String, thread: UnsafeMutablePointer<ThreadState>?
+    _ handle: OpaquePointer?, purpose: LockPurpose, thread: UnsafeMutablePointer<ThreadState>?
 ) throws(ABIFailure) -> (UnsafeMutablePointer<FormSlot>, UnsafeMutablePointer<Form>) {
     guard let (slot, _, generation) = FormTable.shared.locate(handle) else { throw invalidHandle(handle) }
     let id = UInt(bitPattern: handle)
-    if let thread, !thread.pointee.activeForms.isEmpty {
-        if thread.pointee.activeForms.contains(id) {
-            throw ABIFailure(.FW_ERR_BUSY, purpose == "free"
+    if let thread, thread.pointee.depth > 0 {
+        if thread.pointee.isInside(id) {
+            throw ABIFailure(.FW_ERR_BUSY, purpose == .free
                 ? "a custom validator tried to free the form it is validating"
                 : "a custom validator called back into the form it is validating")
         }
@@ -92,6 +94,11 @@ private func lockForm(
     guard slot.pointee.generation == generation, let form = slot.pointee.guarded.pointee.form else {
         pthread_mutex_unlock(slot.pointee.lock)
         throw invalidHandle(handle)
+    }
+    // A use is recorded as held until the caller leaves; freeing takes the form away at once.
+    if purpose == .use, let thread, !thread.pointee.enter(id) {
+        pthread_mutex_unlock(slot.pointee.lock)
+        throw ABIFailure(.FW_ERR_BUSY, "custom validators nested \(ThreadState.maxNesting) calls deep into forms")
     }
     return (slot, form)
 }

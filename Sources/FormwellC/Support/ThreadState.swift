@@ -13,8 +13,34 @@ struct ThreadState {
     private(set) var status: fw_status = .FW_OK
     private(set) var message = ""
     private(set) var offset: Int64 = -1
-    /// Handles of the forms whose lock this thread holds, innermost last.
-    var activeForms: [UInt] = []
+    /// Handles of the forms whose lock this thread holds, innermost last: a fixed stack (custom
+    /// validators calling other forms nest at most `maxNesting` deep), so entering and leaving a
+    /// form on every call touches no array machinery.
+    private var active = (UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0),
+                          UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0))
+    private(set) var depth = 0
+    static let maxNesting = 16
+
+    /// Whether this thread holds the lock of the form with this handle.
+    func isInside(_ handle: UInt) -> Bool {
+        withUnsafeBytes(of: active) { raw in
+            let stack = raw.bindMemory(to: UInt.self)
+            return stack.prefix(depth).contains(handle)
+        }
+    }
+
+    /// Records that this thread holds the form's lock; false when nesting is already at its limit.
+    mutating func enter(_ handle: UInt) -> Bool {
+        guard depth < ThreadState.maxNesting else { return false }
+        let slot = depth
+        withUnsafeMutableBytes(of: &active) { raw in raw.storeBytes(of: handle, toByteOffset: slot * MemoryLayout<UInt>.stride, as: UInt.self) }
+        depth += 1
+        return true
+    }
+
+    mutating func leave() {
+        if depth > 0 { depth -= 1 }
+    }
 
     mutating func record(status: fw_status, message: String, offset: Int64) {
         // Successes repeat on every call: skip the stores when nothing changes.
@@ -29,11 +55,9 @@ struct ThreadState {
     static var current: UnsafeMutablePointer<ThreadState>? {
         guard let key = threadStateKey else { return nil }
         if let raw = pthread_getspecific(key) { return raw.assumingMemoryBound(to: ThreadState.self) }
-        // On lines of its own, and with a list buffer too large to share a line with another
-        // thread's: both are written on every call.
+        // On lines of its own: it is written on every call.
         let state = CacheLine.allocate(ThreadState.self)
         state.initialize(to: ThreadState())
-        state.pointee.activeForms.reserveCapacity(16)
         guard pthread_setspecific(key, state) == 0 else {
             state.deinitialize(count: 1)
             CacheLine.deallocate(state)
