@@ -773,9 +773,17 @@ typedef struct {
 static void *read_until_freed(void *argument) {
     snapshot_reader *job = (snapshot_reader *)argument;
     char buf[128];
-    for (;;) {
+    long reads;
+    for (reads = 1;; reads++) {
         fw_snapshot snap;
         fw_status status;
+        if (reads % 16 == 0) {
+            /* A short pause now and then: a mutex does not queue its waiters, and two readers taking
+               turns could otherwise keep the freeing thread waiting (for ever under valgrind, which
+               runs one thread at a time). */
+            struct timespec pause = {0, 50 * 1000};
+            nanosleep(&pause, NULL);
+        }
         blank_snapshot(&snap);
         status = fw_field_snapshot(job->form, "f", &snap, buf, sizeof buf);
         if (status == FW_OK) {
