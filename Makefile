@@ -31,7 +31,7 @@ EXAMPLES   := $(basename $(notdir $(wildcard bindings/c/examples/*.c)))
 
 .PHONY: all setup lib cli header check-header demo walkthrough install uninstall test-python test-cli bench \
         fuzz test-fuzz test-tsan \
-        test test-swift test-c test-c-asan test-c-valgrind test-install test-symbols clean
+        test test-swift test-c test-c-asan test-c-valgrind test-install test-symbols coverage clean
 .DELETE_ON_ERROR:
 
 all: lib
@@ -66,7 +66,7 @@ $(CBUILD)/%: bindings/c/examples/%.c include/formwell.h $(LIB)
 	@mkdir -p $(CBUILD)
 	$(CC) $(C_STRICT) $< -o $@ $(C_LINK)
 
-$(CBUILD)/%: bindings/c/tests/%.c bindings/c/tests/check.h include/formwell.h $(LIB)
+$(CBUILD)/%: bindings/c/tests/%.c bindings/c/tests/check.h bindings/c/tests/seed_rules.h include/formwell.h $(LIB)
 	@mkdir -p $(CBUILD)
 	$(CC) $(C_STRICT) $< -o $@ $(C_LINK)
 
@@ -75,7 +75,7 @@ $(CBUILD)/conformance_runner: bindings/c/tests/conformance_runner.c include/form
 	@mkdir -p $(CBUILD)
 	$(CC) $(C_STRICT) $< -o $@ $(C_LINK) -ljansson
 
-$(CBUILD)/asan/%: bindings/c/tests/%.c bindings/c/tests/check.h include/formwell.h $(LIB)
+$(CBUILD)/asan/%: bindings/c/tests/%.c bindings/c/tests/check.h bindings/c/tests/seed_rules.h include/formwell.h $(LIB)
 	@mkdir -p $(CBUILD)/asan
 	$(CC) $(C_STRICT) -g -fsanitize=address,undefined -fno-sanitize-recover=all $< -o $@ $(C_LINK)
 
@@ -156,6 +156,11 @@ test-cli: cli
 
 test: setup test-swift check-header test-c test-c-asan test-c-valgrind test-symbols test-install test-python test-cli test-tsan test-fuzz
 	@echo "All tests passed."
+
+# Source-based coverage of Sources/ (instrumented builds in .build/coverage, never .build/release):
+# the Swift, C, conformance, Python and CLI suites; per-folder table, HTML in .build/coverage/html.
+coverage: setup
+	SWIFT=$(SWIFT) SONAME=$(SONAME) CC=$(CC) scripts/coverage.sh
 
 # Benchmarks print ratios against a baseline measured in the same run; they are not pass/fail tests
 # (bench/README.md): every program runs, then the Markdown summary; the status is non-zero only

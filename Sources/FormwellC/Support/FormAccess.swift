@@ -20,13 +20,7 @@ func withForm<T>(_ handle: OpaquePointer?, _ body: (inout Form) throws(ABIFailur
 func withFormPointer<T>(
     _ handle: OpaquePointer?, _ body: (UnsafeMutablePointer<Form>) throws(ABIFailure) -> T
 ) throws(ABIFailure) -> T {
-    let thread = ThreadState.current
-    let (slot, form) = try lockForm(handle, purpose: .use, thread: thread)
-    defer {
-        thread?.pointee.leave()
-        pthread_mutex_unlock(slot.pointee.lock)
-    }
-    return try body(form)
+    try withLockedSlot(handle) { (_, form) throws(ABIFailure) -> T in try body(form) }
 }
 
 /// `withFormPointer` for a field named by id, with its index: the slot's cache of the last id named
@@ -34,23 +28,32 @@ func withFormPointer<T>(
 func withNamedField<T>(
     _ handle: OpaquePointer?, _ id: ValidUTF8, _ body: (UnsafeMutablePointer<Form>, Int) throws(ABIFailure) -> T
 ) throws(ABIFailure) -> T {
+    try withLockedSlot(handle) { (slot, form) throws(ABIFailure) -> T in
+        let index: Int
+        let cache = slot.pointee.guarded
+        if cache.pointee.cachedIndex >= 0 && cache.pointee.cachedID.elementsEqual(id.bytes) {
+            index = cache.pointee.cachedIndex
+        } else {
+            let text = String(decoding: id.bytes, as: UTF8.self)
+            index = try engine { () throws(FormError) in try Form.fieldIndex(of: text, in: form) }
+            cache.pointee.cachedID = Array(id.bytes)
+            cache.pointee.cachedIndex = index
+        }
+        return try body(form, index)
+    }
+}
+
+/// The slot and form of a live handle, locked for `body` and recorded as held by this thread.
+private func withLockedSlot<T>(
+    _ handle: OpaquePointer?, _ body: (UnsafeMutablePointer<FormSlot>, UnsafeMutablePointer<Form>) throws(ABIFailure) -> T
+) throws(ABIFailure) -> T {
     let thread = ThreadState.current
     let (slot, form) = try lockForm(handle, purpose: .use, thread: thread)
     defer {
         thread?.pointee.leave()
         pthread_mutex_unlock(slot.pointee.lock)
     }
-    let index: Int
-    let cache = slot.pointee.guarded
-    if cache.pointee.cachedIndex >= 0 && cache.pointee.cachedID.elementsEqual(id.bytes) {
-        index = cache.pointee.cachedIndex
-    } else {
-        let text = String(decoding: id.bytes, as: UTF8.self)
-        index = try engine { () throws(FormError) in try Form.fieldIndex(of: text, in: form) }
-        cache.pointee.cachedID = Array(id.bytes)
-        cache.pointee.cachedIndex = index
-    }
-    return try body(form, index)
+    return try body(slot, form)
 }
 
 /// Frees the form behind `handle`. Its custom validators' destructors run after every lock is released.

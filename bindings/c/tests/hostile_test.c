@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "check.h"
+#include "seed_rules.h"
 
 static int hostile_cases = 0;
 #define CASE(call, expected) do { hostile_cases++; CHECK_STATUS(call, expected); } while (0)
@@ -26,19 +27,8 @@ static void blank_snapshot(fw_snapshot *snap) {
     snap->size = sizeof *snap;
 }
 
-static fw_rule make_rule(int32_t kind, int32_t length, const char *text, const char *message) {
-    fw_rule r;
-    memset(&r, 0, sizeof r);
-    r.size = sizeof r;
-    r.kind = kind;
-    r.length = length;
-    r.text = text;
-    r.message = message;
-    return r;
-}
-
 static fw_rule custom_rule(void) {
-    fw_rule r = make_rule(FW_RULE_CUSTOM, 0, NULL, NULL);
+    fw_rule r = test_rule(FW_RULE_CUSTOM, 0, NULL, NULL);
     r.validate = always_valid;
     r.destroy = count_destroy;
     return r;
@@ -92,7 +82,7 @@ static void every_function(fw_form *form, fw_status expected) {
         blank_snapshot(&snap);
         blank_snapshot(&snaps[0]);
         blank_snapshot(&snaps[1]);
-        rules[0] = make_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
+        rules[0] = test_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
         rules[1] = custom_rule();
         CASE(fw_form_match_limits(form, &limit, &limit, &limit), expected);
         CASE(fw_form_match_limits(form, NULL, NULL, NULL), expected);
@@ -544,8 +534,8 @@ static void new_functions(fw_form *target) {
     /* fw_form_add_field_with_rules: NULL rules with a count, bad kinds, bad sizes, huge counts; every
        refusal leaves the form as it was and the custom rule's context with the caller. */
     rules[0] = custom_rule();
-    rules[1] = make_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
-    rules[2] = make_rule(FW_RULE_MIN_LENGTH, 1, NULL, NULL);
+    rules[1] = test_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
+    rules[2] = test_rule(FW_RULE_MIN_LENGTH, 1, NULL, NULL);
     HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, NULL, 1), FW_ERR_NULL_ARGUMENT);
     HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, NULL, SIZE_MAX), FW_ERR_NULL_ARGUMENT);
     HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, SIZE_MAX), FW_ERR_INVALID_ARGUMENT);
@@ -555,7 +545,7 @@ static void new_functions(fw_form *target) {
         rules[1].kind = bad_kinds[k];
         HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_INVALID_ARGUMENT);
     }
-    rules[1] = make_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
+    rules[1] = test_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
     {
         size_t sizes[] = {0, 8, sizeof(fw_rule) - 8, sizeof(fw_rule) + 4, SIZE_MAX};
         for (k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
@@ -567,25 +557,25 @@ static void new_functions(fw_form *target) {
             rules[0].size = sizeof(fw_rule);
         }
     }
-    rules[2] = make_rule(FW_RULE_MIN_LENGTH, -1, NULL, NULL);
+    rules[2] = test_rule(FW_RULE_MIN_LENGTH, -1, NULL, NULL);
     HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_INVALID_ARGUMENT);
-    rules[2] = make_rule(FW_RULE_MAX_LENGTH, INT32_MIN, NULL, NULL);
+    rules[2] = test_rule(FW_RULE_MAX_LENGTH, INT32_MIN, NULL, NULL);
     HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_INVALID_ARGUMENT);
-    rules[1] = make_rule(FW_RULE_MAX_LENGTH, 2, NULL, NULL);
-    rules[2] = make_rule(FW_RULE_MIN_LENGTH, INT32_MAX, NULL, NULL);
+    rules[1] = test_rule(FW_RULE_MAX_LENGTH, 2, NULL, NULL);
+    rules[2] = test_rule(FW_RULE_MIN_LENGTH, INT32_MAX, NULL, NULL);
     HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_INVALID_ARGUMENT);
-    rules[1] = make_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
-    rules[2] = make_rule(FW_RULE_REGEX, 0, NULL, NULL); /* a pattern rule without its pattern */
+    rules[1] = test_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
+    rules[2] = test_rule(FW_RULE_REGEX, 0, NULL, NULL); /* a pattern rule without its pattern */
     HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_NULL_ARGUMENT);
-    rules[2] = make_rule(FW_RULE_MATCHES, 0, NULL, NULL);
+    rules[2] = test_rule(FW_RULE_MATCHES, 0, NULL, NULL);
     HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_NULL_ARGUMENT);
-    rules[2] = make_rule(FW_RULE_MATCHES, 0, "n", NULL); /* itself */
+    rules[2] = test_rule(FW_RULE_MATCHES, 0, "n", NULL); /* itself */
     HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_INVALID_ARGUMENT);
-    rules[2] = make_rule(FW_RULE_MATCHES, 0, "", NULL);
+    rules[2] = test_rule(FW_RULE_MATCHES, 0, "", NULL);
     HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_UNKNOWN_FIELD);
-    rules[2] = make_rule(FW_RULE_REGEX, 0, "(a+)+(", NULL);
+    rules[2] = test_rule(FW_RULE_REGEX, 0, "(a+)+(", NULL);
     HCASE_AT(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_INVALID_PATTERN, 6);
-    rules[2] = make_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
+    rules[2] = test_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
     HCASE(target, fw_form_add_field_with_rules(target, "", NULL, NULL, rules, 3), FW_ERR_INVALID_ARGUMENT);
 
     /* Malformed UTF-8 in every string the new functions take, fw_rule's text and message included:
@@ -602,13 +592,13 @@ static void new_functions(fw_form *target) {
         HCASE_AT(target, fw_form_add_field_with_rules(target, b, NULL, NULL, rules, 3), FW_ERR_INVALID_UTF8, at);
         HCASE_AT(target, fw_form_add_field_with_rules(target, "n", b, NULL, rules, 3), FW_ERR_INVALID_UTF8, at);
         HCASE_AT(target, fw_form_add_field_with_rules(target, "n", NULL, b, rules, 3), FW_ERR_INVALID_UTF8, at);
-        rules[2] = make_rule(FW_RULE_REGEX, 0, b, NULL);
+        rules[2] = test_rule(FW_RULE_REGEX, 0, b, NULL);
         HCASE_AT(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_INVALID_UTF8, at);
-        rules[2] = make_rule(FW_RULE_MATCHES, 0, b, NULL);
+        rules[2] = test_rule(FW_RULE_MATCHES, 0, b, NULL);
         HCASE_AT(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_INVALID_UTF8, at);
-        rules[2] = make_rule(FW_RULE_REQUIRED, 0, NULL, b);
+        rules[2] = test_rule(FW_RULE_REQUIRED, 0, NULL, b);
         HCASE_AT(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_INVALID_UTF8, at);
-        rules[2] = make_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
+        rules[2] = test_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
         rules[0].message = b; /* on the custom rule itself */
         HCASE_AT(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_INVALID_UTF8, at);
         rules[0].message = NULL;
@@ -700,7 +690,7 @@ static int32_t reentering_new(void *context, const char *value, size_t length, c
     (void)value; (void)length; (void)out_message;
     blank_snapshot(&snap);
     blank_snapshot(&snaps[0]);
-    rules[0] = make_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
+    rules[0] = test_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
     ctx->snapshot = fw_field_snapshot(ctx->form, "r", &snap, buf, sizeof buf);
     ctx->snapshot_at = fw_field_snapshot_at(ctx->form, 0, &snap, buf, sizeof buf);
     ctx->update = fw_field_update(ctx->form, "r", "inner", &snap, buf, sizeof buf);
@@ -734,7 +724,7 @@ static void reentrant_new_functions(void) {
     ctx.form = form;
     ctx.stale = stale;
     ctx.other = other;
-    rules[0] = make_rule(FW_RULE_CUSTOM, 0, NULL, NULL);
+    rules[0] = test_rule(FW_RULE_CUSTOM, 0, NULL, NULL);
     rules[0].validate = reentering_new;
     rules[0].context = &ctx;
     /* Run on the initial value while the field is being added, then again on a new value. */

@@ -1,40 +1,7 @@
 /* Drives seed 03's registration form through the C ABI and asserts every field's state after each
    step, then misuses the API and asserts the exact result codes. */
 #include "check.h"
-
-#define WEAK_PASSWORD "Password too weak \xe2\x80\x94 add uppercase, numbers, or symbols"
-
-/* Seed 03's PasswordStrengthValidator as a C custom validator; its context counts calls and records
-   its own destruction, so the test can see the library uses and releases it. */
-typedef struct {
-    int minimum_score;
-    int calls;
-    int *destroyed;
-} strength_context;
-
-static int32_t password_strength(void *context, const char *value, size_t length, const char **out_message) {
-    strength_context *ctx = (strength_context *)context;
-    int upper = 0, digit = 0, special = 0;
-    size_t characters = 0, i;
-    ctx->calls++;
-    for (i = 0; i < length; i++) {
-        unsigned char c = (unsigned char)value[i];
-        if ((c & 0xC0) != 0x80) characters++;
-        if (c >= 'A' && c <= 'Z') upper = 1;
-        else if (c >= '0' && c <= '9') digit = 1;
-        else if (!(c >= 'a' && c <= 'z')) special = 1;
-    }
-    if ((characters >= 8) + upper + digit + special < ctx->minimum_score) {
-        *out_message = WEAK_PASSWORD;
-        return FW_VERDICT_INVALID;
-    }
-    return FW_VERDICT_VALID;
-}
-
-static void strength_destroy(void *context) {
-    strength_context *ctx = (strength_context *)context;
-    (*ctx->destroyed)++;
-}
+#include "seed_rules.h"
 
 static fw_form *registration_form(strength_context *strength) {
     fw_form *form = NULL;

@@ -11,8 +11,8 @@
 #include <time.h>
 
 #include "check.h"
+#include "seed_rules.h"
 
-#define WEAK_PASSWORD "Password too weak \xe2\x80\x94 add uppercase, numbers, or symbols"
 #define USERNAME_PATTERN_MESSAGE "Lowercase letters, numbers, and underscores only"
 #define SENTINEL 0x5A
 
@@ -193,46 +193,8 @@ static void check_consistent(int line, fw_form *form) {
 
 /* ---- the registration form, built with fw_form_add_field_with_rules ---- */
 
-typedef struct {
-    int minimum_score;
-    int calls;
-    int destroyed;
-} strength_context;
-
-static int32_t password_strength(void *context, const char *value, size_t length, const char **out_message) {
-    strength_context *ctx = (strength_context *)context;
-    int upper = 0, digit = 0, special = 0;
-    size_t characters = 0, i;
-    ctx->calls++;
-    for (i = 0; i < length; i++) {
-        unsigned char c = (unsigned char)value[i];
-        if ((c & 0xC0) != 0x80) characters++;
-        if (c >= 'A' && c <= 'Z') upper = 1;
-        else if (c >= '0' && c <= '9') digit = 1;
-        else if (!(c >= 'a' && c <= 'z')) special = 1;
-    }
-    if ((characters >= 8) + upper + digit + special < ctx->minimum_score) {
-        *out_message = WEAK_PASSWORD;
-        return FW_VERDICT_INVALID;
-    }
-    return FW_VERDICT_VALID;
-}
-
-static void strength_destroy(void *context) { ((strength_context *)context)->destroyed++; }
-
-static fw_rule rule(fw_rule_kind kind, int32_t length, const char *text, const char *message) {
-    fw_rule r;
-    memset(&r, 0, sizeof r);
-    r.size = sizeof r;
-    r.kind = kind;
-    r.length = length;
-    r.text = text;
-    r.message = message;
-    return r;
-}
-
 static fw_rule custom_rule(fw_validate_fn validate, void *context, fw_destroy_fn destroy, const char *message) {
-    fw_rule r = rule(FW_RULE_CUSTOM, 0, NULL, message);
+    fw_rule r = test_rule(FW_RULE_CUSTOM, 0, NULL, message);
     r.validate = validate;
     r.context = context;
     r.destroy = destroy;
@@ -244,19 +206,19 @@ static fw_rule custom_rule(fw_validate_fn validate, void *context, fw_destroy_fn
 static fw_form *registration_form(strength_context *strength) {
     fw_form *form = NULL;
     fw_rule name[1], email[2], username[4], password[3], confirm[2], phone[1];
-    name[0] = rule(FW_RULE_REQUIRED, 0, NULL, "Name is required");
-    email[0] = rule(FW_RULE_REQUIRED, 0, NULL, NULL);
-    email[1] = rule(FW_RULE_EMAIL, 0, NULL, NULL);
-    username[0] = rule(FW_RULE_REQUIRED, 0, NULL, NULL);
-    username[1] = rule(FW_RULE_MIN_LENGTH, 3, NULL, "At least 3 characters");
-    username[2] = rule(FW_RULE_MAX_LENGTH, 20, NULL, "20 characters maximum");
-    username[3] = rule(FW_RULE_REGEX, 0, "^[a-z0-9_]+$", USERNAME_PATTERN_MESSAGE);
-    password[0] = rule(FW_RULE_REQUIRED, 0, NULL, NULL);
-    password[1] = rule(FW_RULE_MIN_LENGTH, 8, NULL, NULL);
+    name[0] = test_rule(FW_RULE_REQUIRED, 0, NULL, "Name is required");
+    email[0] = test_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
+    email[1] = test_rule(FW_RULE_EMAIL, 0, NULL, NULL);
+    username[0] = test_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
+    username[1] = test_rule(FW_RULE_MIN_LENGTH, 3, NULL, "At least 3 characters");
+    username[2] = test_rule(FW_RULE_MAX_LENGTH, 20, NULL, "20 characters maximum");
+    username[3] = test_rule(FW_RULE_REGEX, 0, "^[a-z0-9_]+$", USERNAME_PATTERN_MESSAGE);
+    password[0] = test_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
+    password[1] = test_rule(FW_RULE_MIN_LENGTH, 8, NULL, NULL);
     password[2] = custom_rule(password_strength, strength, strength_destroy, NULL);
-    confirm[0] = rule(FW_RULE_REQUIRED, 0, NULL, "Please confirm your password");
-    confirm[1] = rule(FW_RULE_MATCHES, 0, "password", "Passwords don't match");
-    phone[0] = rule(FW_RULE_PHONE, 0, NULL, NULL);
+    confirm[0] = test_rule(FW_RULE_REQUIRED, 0, NULL, "Please confirm your password");
+    confirm[1] = test_rule(FW_RULE_MATCHES, 0, "password", "Passwords don't match");
+    phone[0] = test_rule(FW_RULE_PHONE, 0, NULL, NULL);
     CHECK_OK(fw_form_create(&form));
     CHECK_OK(fw_form_add_field_with_rules(form, "name", "Display name", NULL, name, COUNT(name)));
     CHECK_OK(fw_form_add_field_with_rules(form, "email", "Email address", NULL, email, COUNT(email)));
@@ -274,7 +236,8 @@ static fw_form *registration_form(strength_context *strength) {
 static const char *const IDS[] = {"name", "email", "username", "password", "confirm", "phone"};
 
 static void walk_registration(void) {
-    strength_context strength = {3, 0, 0};
+    int destroyed = 0;
+    strength_context strength = {3, 0, &destroyed};
     fw_form *form = registration_form(&strength);
     bool valid = true;
     size_t i;
@@ -417,9 +380,9 @@ static void walk_registration(void) {
     CHECK_SNAP(form, "phone", FW_PHASE_IDLE, FW_VALIDITY_EMPTY, -1, "", FW_DISPLAY_NONE, "", true, "");
     CHECK_CONSISTENT(form);
 
-    CHECK(strength.destroyed == 0);
+    CHECK(destroyed == 0);
     CHECK_OK(fw_form_free(form));
-    CHECK(strength.destroyed == 1); /* the context given in an fw_rule array, released once */
+    CHECK(destroyed == 1); /* the context given in an fw_rule array, released once */
 }
 
 /* failing_rule of an empty required field in the strict stage is the required rule's index, wherever
@@ -427,9 +390,9 @@ static void walk_registration(void) {
 static void failing_rule_of_required(void) {
     fw_form *form = NULL;
     fw_rule rules[3];
-    rules[0] = rule(FW_RULE_MIN_LENGTH, 2, NULL, NULL);
-    rules[1] = rule(FW_RULE_REGEX, 0, "[a-z]+", NULL);
-    rules[2] = rule(FW_RULE_REQUIRED, 0, NULL, "Nickname, please");
+    rules[0] = test_rule(FW_RULE_MIN_LENGTH, 2, NULL, NULL);
+    rules[1] = test_rule(FW_RULE_REGEX, 0, "[a-z]+", NULL);
+    rules[2] = test_rule(FW_RULE_REQUIRED, 0, NULL, "Nickname, please");
     CHECK_OK(fw_form_create(&form));
     CHECK_OK(fw_form_add_field_with_rules(form, "nick", NULL, NULL, rules, 3));
     CHECK_OK(fw_field_touch(form, "nick"));
@@ -453,8 +416,8 @@ static void buffers(void) {
     const char *message = USERNAME_PATTERN_MESSAGE;
     size_t ml = strlen(message), vl = 4, need = 2 * (strlen(USERNAME_PATTERN_MESSAGE) + 1) + 5, sizes[4], k;
     fw_rule rules[2];
-    rules[0] = rule(FW_RULE_REQUIRED, 0, NULL, NULL);
-    rules[1] = rule(FW_RULE_REGEX, 0, "^[a-z0-9_]+$", USERNAME_PATTERN_MESSAGE);
+    rules[0] = test_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
+    rules[1] = test_rule(FW_RULE_REGEX, 0, "^[a-z0-9_]+$", USERNAME_PATTERN_MESSAGE);
     CHECK_OK(fw_form_create(&form));
     CHECK_OK(fw_form_add_field_with_rules(form, "username", NULL, "Ada!", rules, 2));
     CHECK_OK(fw_form_add_field(form, "plain", NULL, "v\xc3\xa9"));
@@ -564,7 +527,8 @@ static void buffers(void) {
 /* ---- fw_form_snapshots over all fields ---- */
 
 static void whole_form(void) {
-    strength_context strength = {3, 0, 0};
+    int destroyed = 0;
+    strength_context strength = {3, 0, &destroyed};
     fw_form *form = registration_form(&strength), *empty = NULL;
     fw_snapshot snaps[8], one;
     char texts[1024], small[64];
@@ -767,34 +731,34 @@ static void add_field_with_rules(void) {
 
     /* A custom rule first, then a refused rule: nothing added, the context not released. */
     rules[0] = custom_rule(refuse_everything, &ctx, count_destroy, NULL);
-    rules[1] = rule(FW_RULE_REGEX, 0, "([a-z]", NULL);
+    rules[1] = test_rule(FW_RULE_REGEX, 0, "([a-z]", NULL);
     CHECK_STATUS(fw_form_add_field_with_rules(form, "f", NULL, "abc", rules, 2), FW_ERR_INVALID_PATTERN);
     CHECK(fw_last_error_offset() == 6);
     CHECK_OK(fw_last_error_message(detail, sizeof detail, NULL));
     CHECK(strstr(detail, "missing closing parenthesis") != NULL);
     CHECK_UNCHANGED(form, count, "f");
 
-    rules[1] = rule(FW_RULE_MIN_LENGTH, -1, NULL, NULL);
+    rules[1] = test_rule(FW_RULE_MIN_LENGTH, -1, NULL, NULL);
     CHECK_STATUS(fw_form_add_field_with_rules(form, "f", NULL, NULL, rules, 2), FW_ERR_INVALID_ARGUMENT);
     CHECK_UNCHANGED(form, count, "f");
-    rules[1] = rule(FW_RULE_MAX_LENGTH, -5, NULL, NULL);
+    rules[1] = test_rule(FW_RULE_MAX_LENGTH, -5, NULL, NULL);
     CHECK_STATUS(fw_form_add_field_with_rules(form, "f", NULL, NULL, rules, 2), FW_ERR_INVALID_ARGUMENT);
     CHECK_UNCHANGED(form, count, "f");
-    rules[1] = rule(FW_RULE_MAX_LENGTH, 3, NULL, NULL);
-    rules[2] = rule(FW_RULE_MIN_LENGTH, 5, NULL, NULL);
+    rules[1] = test_rule(FW_RULE_MAX_LENGTH, 3, NULL, NULL);
+    rules[2] = test_rule(FW_RULE_MIN_LENGTH, 5, NULL, NULL);
     CHECK_STATUS(fw_form_add_field_with_rules(form, "f", NULL, NULL, rules, 3), FW_ERR_INVALID_ARGUMENT);
     CHECK_UNCHANGED(form, count, "f");
-    rules[1] = rule(FW_RULE_MATCHES, 0, "ghost", NULL);
+    rules[1] = test_rule(FW_RULE_MATCHES, 0, "ghost", NULL);
     CHECK_STATUS(fw_form_add_field_with_rules(form, "f", NULL, NULL, rules, 2), FW_ERR_UNKNOWN_FIELD);
     CHECK_UNCHANGED(form, count, "f");
-    rules[1] = rule(FW_RULE_REQUIRED, 0, NULL, NULL);
+    rules[1] = test_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
     rules[1].kind = 8;
     CHECK_STATUS(fw_form_add_field_with_rules(form, "f", NULL, NULL, rules, 2), FW_ERR_INVALID_ARGUMENT);
     CHECK_UNCHANGED(form, count, "f");
     rules[1].kind = -1;
     CHECK_STATUS(fw_form_add_field_with_rules(form, "f", NULL, NULL, rules, 2), FW_ERR_INVALID_ARGUMENT);
     CHECK_UNCHANGED(form, count, "f");
-    rules[1] = rule(FW_RULE_REQUIRED, 0, NULL, NULL);
+    rules[1] = test_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
     rules[1].size = sizeof(fw_rule) + 8; /* differs from rules[0].size */
     CHECK_STATUS(fw_form_add_field_with_rules(form, "f", NULL, NULL, rules, 2), FW_ERR_INVALID_ARGUMENT);
     CHECK_UNCHANGED(form, count, "f");
@@ -828,7 +792,7 @@ static void add_field_with_rules(void) {
 
     /* Success: both contexts owned by the form now, released once when it is freed. With an empty
        initial value the erring validator is not run. The rules run in array order. */
-    rules[2] = rule(FW_RULE_MIN_LENGTH, 2, NULL, NULL);
+    rules[2] = test_rule(FW_RULE_MIN_LENGTH, 2, NULL, NULL);
     CHECK_OK(fw_form_add_field_with_rules(form, "f", "Field", NULL, rules, 3));
     CHECK(field_count(form) == count + 1);
     CHECK(index_of(form, "f") == count);
@@ -852,8 +816,8 @@ static void add_field_with_rules(void) {
     {
         grown_rule grown[2];
         memset(grown, 0xA5, sizeof grown);
-        grown[0].rule = rule(FW_RULE_REQUIRED, 0, NULL, "Confirm it");
-        grown[1].rule = rule(FW_RULE_MATCHES, 0, "password", NULL);
+        grown[0].rule = test_rule(FW_RULE_REQUIRED, 0, NULL, "Confirm it");
+        grown[1].rule = test_rule(FW_RULE_MATCHES, 0, "password", NULL);
         grown[0].rule.size = grown[1].rule.size = sizeof(grown_rule);
         CHECK_OK(fw_form_add_field_with_rules(form, "confirm", NULL, NULL, &grown[0].rule, 2));
         CHECK_OK(fw_field_set_value(form, "password", "secret"));
@@ -962,7 +926,7 @@ static void values_written_in_place(void) {
     fw_snapshot before, after;
     char first[64], second[64];
     fw_rule rules[1];
-    rules[0] = rule(FW_RULE_MIN_LENGTH, 4, NULL, NULL);
+    rules[0] = test_rule(FW_RULE_MIN_LENGTH, 4, NULL, NULL);
     CHECK_OK(fw_form_create(&form));
     CHECK_OK(fw_form_add_field_with_rules(form, "p", NULL, "abcdef", rules, 1));
     blank(&before);
@@ -993,8 +957,8 @@ static void match_limits(void) {
     char value[64], buf[256];
     fw_snapshot snap;
     fw_rule pattern[2];
-    pattern[0] = rule(FW_RULE_MIN_LENGTH, 1, NULL, NULL);
-    pattern[1] = rule(FW_RULE_REGEX, 0, "(a+)+$", NULL);
+    pattern[0] = test_rule(FW_RULE_MIN_LENGTH, 1, NULL, NULL);
+    pattern[1] = test_rule(FW_RULE_REGEX, 0, "(a+)+$", NULL);
     blank(&snap);
     CHECK_OK(fw_form_create(&form));
     CHECK_OK(fw_form_match_limits(form, &match, &depth, &heap));
@@ -1040,7 +1004,7 @@ static void every_new_function(fw_form *form, int line) {
     counted_context ctx = {0, 0};
     fw_rule rules[2];
     int failures = check_failures;
-    rules[0] = rule(FW_RULE_REQUIRED, 0, NULL, NULL);
+    rules[0] = test_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
     rules[1] = custom_rule(refuse_everything, &ctx, count_destroy, NULL);
     blank(&snap);
     blank(&snaps[0]);
@@ -1231,9 +1195,9 @@ static void threads(void) {
     pthread_t writer_threads[WRITERS], reader_threads[READERS];
     long writes = 0;
     int i;
-    rules[0] = rule(FW_RULE_MIN_LENGTH, 4, NULL, "At least 4 characters");
-    rules[1] = rule(FW_RULE_REGEX, 0, "[0-9]+", "Digits only");
-    rules[2] = rule(FW_RULE_REQUIRED, 0, NULL, NULL);
+    rules[0] = test_rule(FW_RULE_MIN_LENGTH, 4, NULL, "At least 4 characters");
+    rules[1] = test_rule(FW_RULE_REGEX, 0, "[0-9]+", "Digits only");
+    rules[2] = test_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
     CHECK_OK(fw_form_create(&form));
     CHECK_OK(fw_form_add_field_with_rules(form, "code", "Code", "1234", rules, 3));
     CHECK_OK(fw_field_touch(form, "code"));

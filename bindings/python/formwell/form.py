@@ -230,8 +230,8 @@ def _field_state(field_id: str, members: Tuple[Any, ...], data: Any, start: int)
     into ``data`` from offset ``start``: message, display message and value, each followed by a NUL
     (the library only ever copies valid UTF-8).
 
-    Form.state and Form.set inline this (a Python call costs as much as a text's decoding): keep
-    the three copies alike."""
+    Form.state inlines this (a Python call costs as much as a text's decoding, and state() is the
+    read a redraw makes per field): keep the two copies alike."""
     index, phase, validity, display, failing, touched, exceeded, message_length, shown_length, value_length = members
     shown = start + message_length + 1
     value = shown + shown_length + 1
@@ -540,25 +540,7 @@ class Form:
             snapshot.size = _SNAPSHOT_SIZE  # a failed call leaves the members unspecified
             pool.append(scratch)
             _native.raise_for_status(status)
-        # _field_state(field_id, _unpack(snapshot), buf, 0), inlined:
-        index, phase, validity, display, failing, touched, exceeded, message_length, shown_length, value_length = (
-            _unpack(snapshot)
-        )
-        shown = message_length + 1
-        value_at = shown + shown_length + 1
-        state = _tuple_new(FieldState, (
-            field_id,
-            buf[value_at : value_at + value_length].decode() if value_length else "",
-            _PHASES[phase],
-            _VALIDITIES[validity],
-            buf[:message_length].decode() if message_length else "",
-            _DISPLAYS[display],
-            buf[shown : shown + shown_length].decode() if shown_length else "",
-            touched,
-            exceeded,
-            None if failing < 0 else failing,
-            index,
-        ))
+        state = _field_state(field_id, _unpack(snapshot), buf, 0)
         pool.append(scratch)
         return state
 
