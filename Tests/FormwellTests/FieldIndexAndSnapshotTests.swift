@@ -194,3 +194,23 @@ import Testing
         #expect(try states == form.fieldIDs.map { id in try form.state(of: id) })
     }
 }
+
+/// The public whole-value match of a cached pattern, under the default and under custom limits.
+@Suite struct PatternMatchWholeTests {
+    @Test func matchesWholeValuesOnly() throws {
+        let pattern = try PatternCache.shared.pattern(for: "[a-z]+")
+        #expect(pattern.matchWhole("abc") == .match)
+        #expect(pattern.matchWhole("abc1") == .noMatch, "anchored at both ends")
+        #expect(pattern.matchWhole("") == .noMatch)
+        #expect(try PatternCache.shared.pattern(for: "[a-z]+") === pattern, "compiled once, shared")
+    }
+
+    @Test func customLimitsStopCatastrophicBacktracking() throws {
+        let pattern = try PatternCache.shared.pattern(for: "(a+)+$")
+        let attack = String(repeating: "a", count: 30) + "!"
+        #expect(pattern.matchWhole(attack, limits: MatchLimits(matchLimit: 1_000, depthLimit: 1_000, heapLimitKiB: 1_024))
+                == .limitExceeded)
+        #expect(pattern.matchWhole(attack) == .limitExceeded, "the default limits stop it too")
+        #expect(pattern.matchWhole("aaaa") == .match)
+    }
+}

@@ -289,36 +289,26 @@ public struct Form: Sendable {
             let touched = field.pointee.touched
             let phase = field.pointee.phase
             let empty = field.pointee.value.isEmpty
+            let outcome = field.pointee.outcome
+            let required = field.pointee.requiredMessage
+            let input = Field.input(phase: phase, isEmpty: empty, outcome: outcome, requiredMessage: required)
             var message = ""
-            var validity = StateSummary.ValidityKind.empty
-            switch phase {
-            case .idle: break
-            case .focused where empty: break
-            case .inactive where empty:
-                if let required = field.pointee.requiredMessage { validity = .invalid; message = required }
-            case .focused, .inactive:
-                switch field.pointee.outcome {
-                case .empty: break
-                case .valid: validity = .valid
-                case .invalid(let text): validity = .invalid; message = text
-                }
+            let validity: StateSummary.ValidityKind
+            switch input.validity {
+            case .empty: validity = .empty
+            case .valid: validity = .valid
+            case .invalid(let text): validity = .invalid; message = text
             }
-            // Seed 03's surfacing rule (Field.display) without building a DisplayState.
             var shown = ""
-            var display = StateSummary.DisplayKind.none
-            if touched {
-                if field.pointee.value.isEmpty {
-                    if let required = field.pointee.requiredMessage { display = .error; shown = required }
-                } else {
-                    switch field.pointee.outcome {
-                    case .empty: break
-                    case .valid: display = .valid
-                    case .invalid(let text): display = .error; shown = text
-                    }
-                }
+            let display: StateSummary.DisplayKind
+            switch Field.display(touched: touched, strictVerdict: Field.strictVerdict(
+                isEmpty: empty, outcome: outcome, requiredMessage: required)) {
+            case .none: display = .none
+            case .valid: display = .valid
+            case .error(let text): display = .error; shown = text
             }
-            let failing = validity != .invalid ? nil
-                : (field.pointee.value.isEmpty ? field.pointee.requiredRule : field.pointee.failingRule)
+            let failing = Field.failingRule(of: input, isEmpty: empty, requiredRule: field.pointee.requiredRule,
+                                            failingRule: field.pointee.failingRule)
             let summary = StateSummary(phase: phase, validity: validity, display: display,
                                        touched: touched, limitExceeded: field.pointee.limitExceeded,
                                        failingRule: failing)

@@ -42,10 +42,7 @@ public final class Pattern: @unchecked Sendable {
 
     /// Whether the whole value matches, under `limits`.
     public func matchWhole(_ value: String, limits: MatchLimits = .default) -> Outcome {
-        matchWhole(value, context: limits == .default ? .default : MatchContext(limits))
-    }
-
-    func matchWhole(_ value: String, context: MatchContext) -> Outcome {
+        let context = limits == .default ? MatchContext.default : MatchContext(limits)
         var value = value
         return value.withUTF8 { Pattern.matchWhole($0, code: code, jit: isJITCompiled, context: context.pointer) }
     }

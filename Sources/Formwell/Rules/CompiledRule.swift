@@ -101,31 +101,12 @@ struct CompiledRule: Sendable {
         }
     }
 
-    /// This rule's verdict on a non-empty value.
-    func verdict(
-        on value: Subject, valueAt: (Int) -> FieldValue?, matchContext: OpaquePointer?
-    ) throws(FormError) -> Evaluation {
+    /// The verdict of a rule that needs more than its own parameters (`Quick.other`: `matches`,
+    /// `custom`) on a non-empty value. Every other kind is judged inline by `Field.evaluation`.
+    func slowVerdict(on value: Subject, valueAt: (Int) -> FieldValue?) throws(FormError) -> Validity {
         switch check {
-        case .pattern(let pattern, _):
-            switch Pattern.matchWhole(value.utf8, code: pattern.code, jit: pattern.isJITCompiled, context: matchContext) {
-            case .match: return Evaluation(.valid)
-            case .noMatch: return Evaluation(.invalid(failure))
-            case .limitExceeded: return Evaluation(.invalid(DefaultMessages.patternLimit), limitExceeded: true)
-            case .failed(let detail): throw .internalError("PCRE2 match failed: \(detail)")
-            }
-        default:
-            return Evaluation(try plainVerdict(on: value, valueAt: valueAt))
-        }
-    }
-
-    private func plainVerdict(on value: Subject, valueAt: (Int) -> FieldValue?) throws(FormError) -> Validity {
-        switch check {
-        case .required, .pattern:
-            return .valid
-        case .minLength(let count):
-            return value.characterCount >= count ? .valid : .invalid(failure)
-        case .maxLength(let count):
-            return value.characterCount <= count ? .valid : .invalid(failure)
+        case .required, .pattern, .minLength, .maxLength:
+            return .valid  // judged by the quick path, never sent here
         case .matches(_, let position, _):
             guard let other = valueAt(position) else { return .invalid(failure) }
             return value.equals(other) ? .valid : .invalid(failure)
@@ -213,15 +194,13 @@ extension Field {
                 case .other:
                     break
                 }
-                let verdict: Evaluation
+                let verdict: Validity
                 do throws(FormError) {
-                    verdict = try rules[index].verdict(on: value, valueAt: valueAt, matchContext: matchContext)
+                    verdict = try rules[index].slowVerdict(on: value, valueAt: valueAt)
                 } catch .callbackFailed(let detail) {
                     throw .callbackFailed("custom validator of field '\(id())' failed: \(detail)")
                 }
-                if verdict.validity != .valid {
-                    return Evaluation(verdict.validity, limitExceeded: verdict.limitExceeded, rule: index)
-                }
+                if verdict != .valid { return Evaluation(verdict, rule: index) }
             }
             return Evaluation(.valid)
         }

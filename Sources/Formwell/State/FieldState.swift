@@ -25,23 +25,15 @@ public struct FieldState: Equatable, Hashable, Sendable {
         id = field.pointee.id
         label = field.pointee.label
         value = field.pointee.value.string
-        input = field.pointee.input
         touched = field.pointee.touched
         limitExceeded = field.pointee.limitExceeded
-        let empty = value.isEmpty
+        let empty = field.pointee.value.isEmpty
+        let outcome = field.pointee.outcome
         let required = field.pointee.requiredMessage
-        // Seed 03's surfacing rule (Field.display), from the members already read.
-        if !touched {
-            display = .none
-        } else if empty {
-            display = required.map(DisplayState.error) ?? .none
-        } else {
-            switch field.pointee.outcome {
-            case .empty: display = .none
-            case .valid: display = .valid
-            case .invalid(let message): display = .error(message)
-            }
-        }
-        failingRule = input.validity.message == nil ? nil : (empty ? field.pointee.requiredRule : field.pointee.failingRule)
+        input = Field.input(phase: field.pointee.phase, isEmpty: empty, outcome: outcome, requiredMessage: required)
+        display = Field.display(touched: touched, strictVerdict: Field.strictVerdict(
+            isEmpty: empty, outcome: outcome, requiredMessage: required))
+        failingRule = Field.failingRule(of: input, isEmpty: empty, requiredRule: field.pointee.requiredRule,
+                                        failingRule: field.pointee.failingRule)
     }
 }
