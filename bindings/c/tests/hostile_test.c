@@ -876,6 +876,59 @@ static void crossing_validators(void) {
     CHECK_OK(fw_form_free(b));
 }
 
+/* ---- validators calling the next form's validator, deeper than the library allows ---- */
+
+#define CHAIN 18 /* the library holds at most 16 forms on one thread (validators nested in calls) */
+
+typedef struct {
+    fw_form *next;
+    fw_status status; /* what the call on `next` answered */
+    int ran;
+} chain_link;
+
+static int32_t call_next_form(void *context, const char *value, size_t length, const char **out_message) {
+    chain_link *link = (chain_link *)context;
+    (void)length;
+    (void)out_message;
+    link->ran++;
+    if (link->next) link->status = fw_field_set_value(link->next, "x", value);
+    return FW_VERDICT_VALID;
+}
+
+static void nested_validators(void) {
+    fw_form *forms[CHAIN];
+    chain_link links[CHAIN];
+    int i;
+    for (i = 0; i < CHAIN; i++) CHECK_OK(fw_form_create(&forms[i]));
+    for (i = 0; i < CHAIN; i++) {
+        links[i].next = i + 1 < CHAIN ? forms[i + 1] : NULL;
+        links[i].status = FW_OK;
+        links[i].ran = 0;
+        CHECK_OK(fw_form_add_field(forms[i], "x", NULL, NULL));
+        CHECK_OK(fw_field_add_custom(forms[i], "x", call_next_form, &links[i], NULL, NULL));
+    }
+    /* forms[0]'s call holds 1 form, its validator's call on forms[1] holds 2, ... forms[15] holds
+       the 16th; its validator's call on forms[16] is refused with FW_ERR_BUSY, and runs nothing. */
+    CASE(fw_field_set_value(forms[0], "x", "v"), FW_OK);
+    for (i = 0; i < 15; i++) {
+        CHECK(links[i].ran == 1);
+        CHECK(links[i].status == FW_OK);
+    }
+    CHECK(links[15].ran == 1);
+    CHECK(links[15].status == FW_ERR_BUSY);
+    CHECK(links[16].ran == 0 && links[17].ran == 0);
+    /* The refused form is as it was: empty, idle. */
+    {
+        char value[8];
+        fw_phase phase;
+        CHECK_OK(fw_field_value(forms[16], "x", value, sizeof value, NULL));
+        CHECK_STR(value, "");
+        CHECK_OK(fw_field_phase(forms[16], "x", &phase));
+        CHECK(phase == FW_PHASE_IDLE);
+    }
+    for (i = 0; i < CHAIN; i++) CHECK_OK(fw_form_free(forms[i]));
+}
+
 int main(void) {
     fw_form *keeper = NULL, *target = NULL;
     bool valid = true, touched = false;
@@ -909,6 +962,7 @@ int main(void) {
     misbehaving_callbacks();
     reentrant_new_functions();
     crossing_validators();
+    nested_validators();
     free_while_reading();
     CHECK_OK(fw_form_free(target));
     CASE(fw_form_free(target), FW_ERR_INVALID_HANDLE); /* double free */
