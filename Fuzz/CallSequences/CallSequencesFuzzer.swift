@@ -1017,6 +1017,7 @@ private struct Session {
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func formwellCallSequencesFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    beginInput(data, size)
     let liveAtStart = fw_form_live_count()
     let contextsAtStart = contexts.count
     // Verdicts come from the input's tail, operations from its head.

@@ -100,7 +100,12 @@ func cView(_ bytes: [UInt8]) -> [UInt8] {
 }
 
 func isValidUTF8(_ bytes: [UInt8]) -> Bool {
-    bytes.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) != nil }
+    bytes.withUnsafeBufferPointer { buffer in
+        // All-ASCII (the common case) is valid without building a String.
+        var ascii = true
+        for b in buffer where b >= 0x80 { ascii = false; break }
+        return ascii || String(validating: buffer, as: UTF8.self) != nil
+    }
 }
 
 /// The length of the longest valid UTF-8 prefix: where the library must report the first bad byte.
@@ -138,28 +143,28 @@ let highestStatus: Int32 = {
     return code
 }()
 
-func checkKnown(_ status: fw_status, _ what: String) {
-    check((0...highestStatus).contains(status.rawValue), "\(what) returned unknown status \(status.rawValue)")
+func checkKnown(_ status: fw_status, _ what: @autoclosure () -> String) {
+    check((0...highestStatus).contains(status.rawValue), "\(what()) returned unknown status \(status.rawValue)")
 }
 
 /// After every call: the thread's last error reflects that call exactly.
-func checkLastError(_ status: fw_status, _ what: String) {
-    checkKnown(status, what)
+func checkLastError(_ status: fw_status, _ what: @autoclosure () -> String) {
+    checkKnown(status, what())
     let last = fw_last_error_code()
-    check(last == status, "\(what): returned \(status.rawValue) but fw_last_error_code says \(last.rawValue)")
+    check(last == status, "\(what()): returned \(status.rawValue) but fw_last_error_code says \(last.rawValue)")
     let message = lastErrorMessage()
     if status == .FW_OK {
-        check(message.isEmpty, "\(what): succeeded but last error message is \(show(message))")
-        check(fw_last_error_offset() == -1, "\(what): succeeded but last error offset is \(fw_last_error_offset())")
+        check(message.isEmpty, "\(what()): succeeded but last error message is \(show(message))")
+        check(fw_last_error_offset() == -1, "\(what()): succeeded but last error offset is \(fw_last_error_offset())")
     } else {
-        check(!message.isEmpty, "\(what): failed with \(status.rawValue) but left no message")
-        check(isValidUTF8(message), "\(what): last error message is not UTF-8: \(show(message))")
+        check(!message.isEmpty, "\(what()): failed with \(status.rawValue) but left no message")
+        check(isValidUTF8(message), "\(what()): last error message is not UTF-8: \(show(message))")
         let offset = fw_last_error_offset()
         if status == .FW_ERR_INVALID_SPEC {
             // A spec error has an offset only when PCRE2 refused one of its patterns.
-            check(offset == -1 || text(message).contains(".pattern: "), "\(what): spec error with offset \(offset): \(show(message))")
+            check(offset == -1 || text(message).contains(".pattern: "), "\(what()): spec error with offset \(offset): \(show(message))")
         } else if status != .FW_ERR_INVALID_UTF8 && status != .FW_ERR_INVALID_PATTERN {
-            check(offset == -1, "\(what): status \(status.rawValue) but offset \(offset)")
+            check(offset == -1, "\(what()): status \(status.rawValue) but offset \(offset)")
         }
     }
     // fw_status_string never returns NULL or non-UTF-8 text.
@@ -174,7 +179,14 @@ func cBytes(_ pointer: UnsafePointer<CChar>) -> [UInt8] {
 func lastErrorMessage() -> [UInt8] {
     let before = fw_last_error_code()
     let offsetBefore = fw_last_error_offset()
-    let bytes = readString("fw_last_error_message") { buf, size, len in fw_last_error_message(buf, size, len) }
+    // The two-step read (length query, exact buffer) on the sampled steps, else one call into a fixed
+    // buffer (falling back to the two steps when the message does not fit).
+    let bytes: [UInt8]?
+    if fullSnapshotsAlways || snapshotCalls % fullSnapshotEvery == fullSnapshotPhase {
+        bytes = readString("fw_last_error_message") { buf, size, len in fw_last_error_message(buf, size, len) }
+    } else {
+        bytes = quickString("fw_last_error_message") { buf, size, len in fw_last_error_message(buf, size, len) }
+    }
     check(fw_last_error_code() == before, "fw_last_error_message changed the last error code")
     check(fw_last_error_offset() == offsetBefore, "fw_last_error_message changed the last error offset")
     return bytes ?? []
@@ -286,7 +298,132 @@ struct FormSnapshot: Equatable {
 
 /// Everything a C caller can observe about a form; nil for a handle that is not live. Also checks the
 /// relations between the queries that hold whatever the rules say.
+///
+/// Speed: the harnesses take a snapshot before and after nearly every call, so this is their hot path.
+/// Every snapshot is read with one fw_form_snapshots call (plus fw_form_field_id per field, is_valid and
+/// first_invalid: `quickSnapshot`); on a sample of them (one in `fullSnapshotEvery`, chosen per input so
+/// that replaying an input repeats its sample) the whole form is also read through every per-property
+/// query (`propertySnapshot`: field_count, field_id, phase, validity, display, touched, limit_exceeded,
+/// value, message, display_message in the two-step length/exact-buffer style, is_valid, first_invalid)
+/// and the two must agree exactly. FORMWELL_FUZZ_FULL_SNAPSHOTS=1 makes every snapshot do both.
 func snapshot(_ form: OpaquePointer?) -> FormSnapshot? {
+    let n = snapshotCalls
+    snapshotCalls &+= 1
+    let quick = quickSnapshot(form)
+    if fullSnapshotsAlways || n % fullSnapshotEvery == fullSnapshotPhase {
+        let full = propertySnapshot(form)
+        check(full == quick, "fw_form_snapshots and the per-property queries disagree:\n  snapshots: \(String(describing: quick))\n  queries:   \(String(describing: full))")
+        return full
+    }
+    if let quick { checkConsistent(quick) }
+    return quick
+}
+
+/// One snapshot in this many also runs every per-property query (see `snapshot`).
+let fullSnapshotEvery = 8
+let fullSnapshotsAlways: Bool = getenv("FORMWELL_FUZZ_FULL_SNAPSHOTS").map { String(cString: $0) == "1" } ?? false
+nonisolated(unsafe) private var snapshotCalls = 0
+nonisolated(unsafe) private var fullSnapshotPhase = 0
+
+/// Called first for every input: restarts the snapshot sample so that an input replayed alone (a crash
+/// artifact) takes its full snapshots at the same steps as when it was found. The phase comes from the
+/// input's first bytes, so different inputs sample different steps.
+func beginInput(_ data: UnsafePointer<UInt8>?, _ size: Int) {
+    snapshotCalls = 0
+    var h: UInt32 = 2166136261
+    if let data { for i in 0..<min(size, 32) { h = (h ^ UInt32(data[i])) &* 16777619 } }
+    fullSnapshotPhase = Int(h >> 7) % fullSnapshotEvery
+}
+
+// Reused caller memory for quickSnapshot (grown when a form needs more).
+nonisolated(unsafe) private var quickCapacity = 0
+nonisolated(unsafe) private var quickSnapshots: UnsafeMutableRawPointer? = nil
+nonisolated(unsafe) private var quickTextSize = 0
+nonisolated(unsafe) private var quickText: UnsafeMutablePointer<CChar>? = nil
+nonisolated(unsafe) private var quickID = UnsafeMutablePointer<CChar>.allocate(capacity: 256)
+
+/// A text the library copied: NUL-terminated at its length, no NUL inside, UTF-8.
+private func copiedText(_ what: @autoclosure () -> String, _ pointer: UnsafePointer<CChar>?, _ length: UInt) -> [UInt8] {
+    guard let pointer else { fail("\(what()): fw_form_snapshots left a text NULL in a large enough buffer") }
+    let bytes = Array(UnsafeRawBufferPointer(start: pointer, count: Int(length)))
+    check(pointer[Int(length)] == 0, "\(what()): not NUL-terminated at its length \(length)")
+    check(!bytes.contains(0), "\(what()): embedded NUL in returned text")
+    check(isValidUTF8(bytes), "\(what()): returned text is not UTF-8: \(show(bytes))")
+    return bytes
+}
+
+/// A fixed-buffer read of a string query (one call when the text fits, else the two-step readString).
+private func quickString(_ what: String, _ call: StringCall) -> [UInt8]? {
+    var length: UInt = 0
+    let status = call(quickID, 256, &length)
+    if status == .FW_ERR_BUFFER_TOO_SMALL { return readString(what, call) }
+    checkKnown(status, what)
+    guard status == .FW_OK else { return nil }
+    check(length < 256, "\(what): length \(length) did not fit 256 bytes yet FW_OK")
+    return copiedText(what, quickID, length)
+}
+
+/// The form as one fw_form_snapshots call sees it (see `snapshot`).
+func quickSnapshot(_ form: OpaquePointer?) -> FormSnapshot? {
+    var count: UInt = 0, textSize: UInt = 0
+    var status: fw_status
+    if quickText == nil {
+        quickTextSize = 1024
+        quickText = UnsafeMutablePointer<CChar>.allocate(capacity: quickTextSize)
+    }
+    while true {
+        for i in 0..<quickCapacity { (quickSnapshots! + i * snapshotSize).storeBytes(of: UInt(snapshotSize), as: UInt.self) }
+        status = fw_form_snapshots(form, quickSnapshots?.assumingMemoryBound(to: fw_snapshot.self), UInt(quickCapacity),
+                                   &count, quickText, UInt(quickTextSize), &textSize)
+        guard status == .FW_ERR_BUFFER_TOO_SMALL else { break }
+        if Int(count) > quickCapacity {
+            quickCapacity = max(Int(count), 8)
+            quickSnapshots?.deallocate()
+            quickSnapshots = UnsafeMutableRawPointer.allocate(byteCount: quickCapacity * snapshotSize, alignment: 16)
+        } else if Int(textSize) > quickTextSize {
+            check(textSize < 1 << 26, "fw_form_snapshots: absurd text size \(textSize)")
+            quickTextSize = max(Int(textSize), 1024)
+            quickText?.deallocate()
+            quickText = UnsafeMutablePointer<CChar>.allocate(capacity: quickTextSize)
+        } else {
+            fail("fw_form_snapshots: BUFFER_TOO_SMALL with count \(count) <= \(quickCapacity) and text size \(textSize) <= \(quickTextSize)")
+        }
+    }
+    guard status == .FW_OK else {
+        check(status == .FW_ERR_INVALID_HANDLE, "fw_form_snapshots gave \(status.rawValue)")
+        return nil
+    }
+    var fields: [FieldSnapshot] = []
+    fields.reserveCapacity(Int(count))
+    var textsNeeded = 0
+    for index in 0..<Int(count) {
+        let m = SnapshotMembers(quickSnapshots! + index * snapshotSize)
+        guard let id = quickString("fw_form_field_id", { fw_form_field_id(form, UInt(index), $0, $1, $2) }) else {
+            fail("fw_form_field_id(\(index)) failed with \(fw_last_error_code().rawValue) though fw_form_snapshots counts \(count)")
+        }
+        func name() -> String { "fw_form_snapshots [\(show(id)) at \(index)]" }
+        check(m.index == UInt(index), "\(name()): index \(m.index)")
+        check(m.touched <= 1 && m.limitExceeded <= 1, "\(name()): bool members hold \(m.touched) / \(m.limitExceeded)")
+        let message = copiedText("\(name()) message", m.message, m.messageLength)
+        let displayMessage = copiedText("\(name()) display_message", m.displayMessage, m.displayMessageLength)
+        let value = copiedText("\(name()) value", m.value, m.valueLength)
+        check(m.textSize == m.messageLength + m.displayMessageLength + m.valueLength + 3, "\(name()): text_size \(m.textSize)")
+        check(m.validity == fw_validity.FW_VALIDITY_INVALID.rawValue ? m.failingRule >= 0 : m.failingRule == -1,
+              "\(name()): validity \(m.validity) but failing_rule \(m.failingRule)")
+        textsNeeded += Int(m.textSize)
+        fields.append(FieldSnapshot(id: id, value: value, phase: m.phase, validity: m.validity, display: m.display,
+                                    touched: m.touched == 1, message: message, displayMessage: displayMessage,
+                                    limitExceeded: m.limitExceeded == 1))
+    }
+    check(Int(textSize) == textsNeeded, "fw_form_snapshots: out_text_size \(textSize), the fields' texts need \(textsNeeded)")
+    var isValid = false
+    check(fw_form_is_valid(form, &isValid) == .FW_OK, "fw_form_is_valid failed on a live form")
+    let firstInvalid = quickString("fw_form_first_invalid") { fw_form_first_invalid(form, $0, $1, $2) } ?? []
+    return FormSnapshot(fields: fields, isValid: isValid, firstInvalid: firstInvalid)
+}
+
+/// `snapshot` through every per-property query.
+func propertySnapshot(_ form: OpaquePointer?) -> FormSnapshot? {
     var count: UInt = 0
     let status = fw_form_field_count(form, &count)
     guard status == .FW_OK else {
@@ -475,36 +612,36 @@ final class TextMemory {
 
     /// The next text of the call, `text`, came back as `copy`: a copy inside the buffer (after the
     /// texts before it, overlapping none) holding exactly `text` and a NUL, or NULL when it did not fit.
-    func expect(_ what: String, _ copy: UnsafePointer<CChar>?, _ text: [UInt8]) {
+    func expect(_ what: @autoclosure () -> String, _ copy: UnsafePointer<CChar>?, _ text: [UInt8]) {
         let need = text.count + 1
         defer { cursor += need }
         guard let buffer = pointer else {
-            check(copy == nil, "\(what): a text was copied though buf is NULL")
+            check(copy == nil, "\(what()): a text was copied though buf is NULL")
             allCopied = false
             return
         }
         guard let copy else {
             check(!(allCopied && cursor + need <= size),
-                  "\(what): not copied although it fits (texts before it need \(cursor) bytes, it \(need), buffer \(size))")
+                  "\(what()): not copied although it fits (texts before it need \(cursor) bytes, it \(need), buffer \(size))")
             allCopied = false
             return
         }
         let offset = UnsafeRawPointer(buffer).distance(to: UnsafeRawPointer(copy))
         check(offset >= 0 && offset + need <= size,
-              "\(what): copy at offset \(offset) (\(need) bytes) lies outside the \(size)-byte buffer")
-        check(offset >= end, "\(what): copy at offset \(offset) overlaps or precedes the text before it (ends at \(end))")
+              "\(what()): copy at offset \(offset) (\(need) bytes) lies outside the \(size)-byte buffer")
+        check(offset >= end, "\(what()): copy at offset \(offset) overlaps or precedes the text before it (ends at \(end))")
         let bytes = (0..<need).map { UInt8(bitPattern: copy[$0]) }
         check(Array(bytes.prefix(text.count)) == text && bytes[text.count] == 0,
-              "\(what): copy holds \(show(Array(bytes.prefix(text.count)))) + \(bytes[text.count]), expected \(show(text)) + NUL")
+              "\(what()): copy holds \(show(Array(bytes.prefix(text.count)))) + \(bytes[text.count]), expected \(show(text)) + NUL")
         for i in offset..<(offset + need) { covered[i] = true }
         end = offset + need
     }
 
     /// Bytes no copied text covers still hold the fill (a text that did not fit was not copied at all).
-    func checkRestUntouched(_ what: String) {
+    func checkRestUntouched(_ what: @autoclosure () -> String) {
         guard let pointer else { return }
         for i in 0..<size where !covered[i] {
-            check(UInt8(bitPattern: pointer[i]) == textFill, "\(what): buffer byte \(i) written outside the copied texts")
+            check(UInt8(bitPattern: pointer[i]) == textFill, "\(what()): buffer byte \(i) written outside the copied texts")
         }
     }
 }
@@ -520,33 +657,33 @@ struct ExpectedField {
 }
 
 /// Checks one filled snapshot against the per-property answers; its texts go through `texts`.
-func checkSnapshotMembers(_ what: String, _ m: SnapshotMembers, declared: UInt, expected e: ExpectedField, texts: TextMemory) {
+func checkSnapshotMembers(_ what: @autoclosure () -> String, _ m: SnapshotMembers, declared: UInt, expected e: ExpectedField, texts: TextMemory) {
     let f = e.field
-    let name = "\(what) [\(show(f.id)) at \(e.index)]"
-    check(m.size == declared, "\(name): size member \(m.size), caller set \(declared)")
-    check(m.index == UInt(e.index), "\(name): index \(m.index)")
-    check(m.phase == f.phase, "\(name): phase \(m.phase), fw_field_phase \(f.phase)")
-    check(m.validity == f.validity, "\(name): validity \(m.validity), fw_field_validity \(f.validity)")
-    check(m.display == f.display, "\(name): display \(m.display), fw_field_display \(f.display)")
-    check(m.touched <= 1 && m.limitExceeded <= 1, "\(name): bool members hold \(m.touched) / \(m.limitExceeded)")
-    check((m.touched == 1) == f.touched, "\(name): touched \(m.touched), fw_field_touched \(f.touched)")
-    check((m.limitExceeded == 1) == f.limitExceeded, "\(name): limit_exceeded \(m.limitExceeded), fw_field_limit_exceeded \(f.limitExceeded)")
-    check(m.messageLength == UInt(f.message.count), "\(name): message_length \(m.messageLength), message has \(f.message.count) bytes")
+    func name() -> String { "\(what()) [\(show(f.id)) at \(e.index)]" }
+    check(m.size == declared, "\(name()): size member \(m.size), caller set \(declared)")
+    check(m.index == UInt(e.index), "\(name()): index \(m.index)")
+    check(m.phase == f.phase, "\(name()): phase \(m.phase), fw_field_phase \(f.phase)")
+    check(m.validity == f.validity, "\(name()): validity \(m.validity), fw_field_validity \(f.validity)")
+    check(m.display == f.display, "\(name()): display \(m.display), fw_field_display \(f.display)")
+    check(m.touched <= 1 && m.limitExceeded <= 1, "\(name()): bool members hold \(m.touched) / \(m.limitExceeded)")
+    check((m.touched == 1) == f.touched, "\(name()): touched \(m.touched), fw_field_touched \(f.touched)")
+    check((m.limitExceeded == 1) == f.limitExceeded, "\(name()): limit_exceeded \(m.limitExceeded), fw_field_limit_exceeded \(f.limitExceeded)")
+    check(m.messageLength == UInt(f.message.count), "\(name()): message_length \(m.messageLength), message has \(f.message.count) bytes")
     check(m.displayMessageLength == UInt(f.displayMessage.count),
-          "\(name): display_message_length \(m.displayMessageLength), display message has \(f.displayMessage.count) bytes")
-    check(m.valueLength == UInt(f.value.count), "\(name): value_length \(m.valueLength), value has \(f.value.count) bytes")
+          "\(name()): display_message_length \(m.displayMessageLength), display message has \(f.displayMessage.count) bytes")
+    check(m.valueLength == UInt(f.value.count), "\(name()): value_length \(m.valueLength), value has \(f.value.count) bytes")
     let textSize = f.message.count + f.displayMessage.count + f.value.count + 3
-    check(m.textSize == UInt(textSize), "\(name): text_size \(m.textSize), the three texts need \(textSize)")
+    check(m.textSize == UInt(textSize), "\(name()): text_size \(m.textSize), the three texts need \(textSize)")
     if f.validity == fw_validity.FW_VALIDITY_INVALID.rawValue {
-        check(m.failingRule >= 0, "\(name): invalid but failing_rule \(m.failingRule)")
-        if let count = e.ruleCount { check(Int(m.failingRule) < count, "\(name): failing_rule \(m.failingRule) but \(count) rules") }
-        if let predicted = e.failingRule { check(Int(m.failingRule) == predicted, "\(name): failing_rule \(m.failingRule), model \(predicted)") }
+        check(m.failingRule >= 0, "\(name()): invalid but failing_rule \(m.failingRule)")
+        if let count = e.ruleCount { check(Int(m.failingRule) < count, "\(name()): failing_rule \(m.failingRule) but \(count) rules") }
+        if let predicted = e.failingRule { check(Int(m.failingRule) == predicted, "\(name()): failing_rule \(m.failingRule), model \(predicted)") }
     } else {
-        check(m.failingRule == -1, "\(name): validity \(f.validity) but failing_rule \(m.failingRule)")
+        check(m.failingRule == -1, "\(name()): validity \(f.validity) but failing_rule \(m.failingRule)")
     }
-    texts.expect("\(name) message", m.message, f.message)
-    texts.expect("\(name) display_message", m.displayMessage, f.displayMessage)
-    texts.expect("\(name) value", m.value, f.value)
+    texts.expect("\(name()) message", m.message, f.message)
+    texts.expect("\(name()) display_message", m.displayMessage, f.displayMessage)
+    texts.expect("\(name()) value", m.value, f.value)
 }
 
 /// The stride a caller uses for snapshots declaring `declared` bytes: that size, unless it is below
@@ -569,33 +706,33 @@ func snapshotSizeOdd(_ declared: UInt) -> Bool {
 /// (untouched) and the buffer outside the texts (untouched). On other failures, with
 /// `untouchedOnFailure`, checks the snapshot was not written. Returns the status and the members.
 @discardableResult
-func probeSnapshot(_ what: String, declared: UInt, texts: TextMemory, nullSnapshot: Bool = false,
+func probeSnapshot(_ what: @autoclosure () -> String, declared: UInt, texts: TextMemory, nullSnapshot: Bool = false,
                    untouchedOnFailure: Bool = false, expected: () -> ExpectedField?,
                    _ call: (UnsafeMutablePointer<fw_snapshot>?, UnsafeMutablePointer<CChar>?, UInt) -> fw_status)
     -> (status: fw_status, members: SnapshotMembers?) {
     let stride = snapshotStride(declared)
     let memory = SnapshotMemory(count: 1, stride: stride) { _ in declared }
     let status = call(nullSnapshot ? nil : memory.pointer, texts.pointer, UInt(texts.size))
-    checkLastError(status, what)
+    checkLastError(status, what())
     guard status == .FW_OK || status == .FW_ERR_BUFFER_TOO_SMALL else {
-        if untouchedOnFailure { check(memory.allUntouched(), "\(what): failed with \(status.rawValue) but wrote the snapshot") }
+        if untouchedOnFailure { check(memory.allUntouched(), "\(what()): failed with \(status.rawValue) but wrote the snapshot") }
         return (status, nil)
     }
-    let sizeText = "size \(declared), buf \(texts.pointer == nil ? "NULL" : "\(texts.size) bytes")"
-    check(!nullSnapshot, "\(what): NULL snapshot gave \(status.rawValue)")
-    check(!snapshotSizeRefused(declared), "\(what): \(sizeText) gave \(status.rawValue)")
-    check(texts.pointer != nil || texts.size == 0, "\(what): NULL buf of \(texts.size) bytes gave \(status.rawValue)")
-    guard let e = expected() else { fail("\(what) (\(sizeText)) gave \(status.rawValue) for a field that does not exist") }
+    func sizeText() -> String { "size \(declared), buf \(texts.pointer == nil ? "NULL" : "\(texts.size) bytes")" }
+    check(!nullSnapshot, "\(what()): NULL snapshot gave \(status.rawValue)")
+    check(!snapshotSizeRefused(declared), "\(what()): \(sizeText()) gave \(status.rawValue)")
+    check(texts.pointer != nil || texts.size == 0, "\(what()): NULL buf of \(texts.size) bytes gave \(status.rawValue)")
+    guard let e = expected() else { fail("\(what()) (\(sizeText())) gave \(status.rawValue) for a field that does not exist") }
     let m = memory.members(0)
-    checkSnapshotMembers("\(what) (\(sizeText))", m, declared: declared, expected: e, texts: texts)
+    checkSnapshotMembers("\(what()) (\(sizeText()))", m, declared: declared, expected: e, texts: texts)
     if texts.pointer == nil {
-        check(status == .FW_OK, "\(what): (NULL, 0) gave \(status.rawValue)")
+        check(status == .FW_OK, "\(what()): (NULL, 0) gave \(status.rawValue)")
     } else {
         check(status == (texts.allCopied ? .FW_OK : .FW_ERR_BUFFER_TOO_SMALL),
-              "\(what) (\(sizeText), text_size \(m.textSize)): status \(status.rawValue) but every text copied: \(texts.allCopied)")
+              "\(what()) (\(sizeText()), text_size \(m.textSize)): status \(status.rawValue) but every text copied: \(texts.allCopied)")
     }
-    texts.checkRestUntouched(what)
-    check(memory.untouched(0, from: snapshotSize, to: stride), "\(what): wrote past sizeof(fw_snapshot) into the caller's \(stride)-byte struct")
+    texts.checkRestUntouched(what())
+    check(memory.untouched(0, from: snapshotSize, to: stride), "\(what()): wrote past sizeof(fw_snapshot) into the caller's \(stride)-byte struct")
     return (status, m)
 }
 

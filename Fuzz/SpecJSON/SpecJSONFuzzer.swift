@@ -32,6 +32,7 @@ private func export(_ form: OpaquePointer?, _ what: String) -> [UInt8]? {
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func formwellSpecJSONFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    beginInput(data, size)
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     let form = formWithValidator()
     check(fw_form_add_field(form, "pre-existing", nil, "kept") == .FW_OK, "adding the first field failed")

@@ -96,37 +96,37 @@ private func field(_ snap: FormSnapshot?, _ id: [UInt8]) -> FieldSnapshot? {
 /// against the per-property queries: with no buffer (OK, text_size), with exactly text_size bytes (OK),
 /// by id with that buffer, and with a buffer size and `size` member derived from `seed` (no input byte
 /// is consumed, so the input format is unchanged). Snapshots run no validator.
-private func checkSnapshotAt(_ form: OpaquePointer?, _ index: Int, _ what: String, seed: Int) {
-    guard let snap = snapshot(form), index < snap.fields.count else { fail("\(what): no field \(index) to snapshot") }
+private func checkSnapshotAt(_ form: OpaquePointer?, _ index: Int, _ what: @autoclosure () -> String, seed: Int) {
+    guard let snap = snapshot(form), index < snap.fields.count else { fail("\(what()): no field \(index) to snapshot") }
     let f = snap.fields[index]
     let expected = ExpectedField(field: f, index: index)
     let callsBefore = script.calls
     let at = UInt(index), size = UInt(snapshotSize)
-    let first = probeSnapshot("\(what): fw_field_snapshot_at(\(index), NULL, 0)", declared: size, texts: TextMemory(size: 0, null: true),
+    let first = probeSnapshot("\(what()): fw_field_snapshot_at(\(index), NULL, 0)", declared: size, texts: TextMemory(size: 0, null: true),
                               expected: { expected }) { fw_field_snapshot_at(form, at, $0, $1, $2) }
-    check(first.status == .FW_OK, "\(what): fw_field_snapshot_at(NULL, 0) gave \(first.status.rawValue)")
+    check(first.status == .FW_OK, "\(what()): fw_field_snapshot_at(NULL, 0) gave \(first.status.rawValue)")
     let textSize = Int(first.members?.textSize ?? 0)
-    let exact = probeSnapshot("\(what): fw_field_snapshot_at(\(index), \(textSize))", declared: size,
+    let exact = probeSnapshot("\(what()): fw_field_snapshot_at(\(index), \(textSize))", declared: size,
                               texts: TextMemory(size: textSize, null: false), expected: { expected }) { fw_field_snapshot_at(form, at, $0, $1, $2) }
-    check(exact.status == .FW_OK, "\(what): fw_field_snapshot_at with text_size \(textSize) bytes gave \(exact.status.rawValue)")
+    check(exact.status == .FW_OK, "\(what()): fw_field_snapshot_at with text_size \(textSize) bytes gave \(exact.status.rawValue)")
     let byID = withCString(f.id) { id in
-        probeSnapshot("\(what): fw_field_snapshot(\(show(f.id)))", declared: size, texts: TextMemory(size: textSize, null: false),
+        probeSnapshot("\(what()): fw_field_snapshot(\(show(f.id)))", declared: size, texts: TextMemory(size: textSize, null: false),
                       expected: { expected }) { fw_field_snapshot(form, id, $0, $1, $2) }
     }
-    check(byID.status == .FW_OK, "\(what): fw_field_snapshot by id gave \(byID.status.rawValue)")
+    check(byID.status == .FW_OK, "\(what()): fw_field_snapshot by id gave \(byID.status.rawValue)")
     // A derived buffer size (cuts inside and between the texts) and `size` member (larger or unaligned too).
     let b = UInt8(truncatingIfNeeded: seed), r = UInt8(truncatingIfNeeded: seed >> 8)
     var (bufferSize, null) = pickTextSize(b, r, lengths: [f.message.count, f.displayMessage.count, f.value.count])
     if null && bufferSize > 0 { null = false }
     var declared = pickSnapshotSize(UInt8(truncatingIfNeeded: seed >> 16))
     if snapshotSizeRefused(declared) { declared = size }
-    let cut = probeSnapshot("\(what): fw_field_snapshot_at(\(index), size \(declared), \(null ? "NULL" : "\(bufferSize) bytes"))",
+    let cut = probeSnapshot("\(what()): fw_field_snapshot_at(\(index), size \(declared), \(null ? "NULL" : "\(bufferSize) bytes"))",
                             declared: declared, texts: TextMemory(size: bufferSize, null: null),
                             expected: { expected }) { fw_field_snapshot_at(form, at, $0, $1, $2) }
     let allowed: [fw_status] = snapshotSizeOdd(declared) ? [.FW_OK, .FW_ERR_BUFFER_TOO_SMALL, .FW_ERR_INVALID_ARGUMENT] : [.FW_OK, .FW_ERR_BUFFER_TOO_SMALL]
-    check(allowed.contains(cut.status), "\(what): fw_field_snapshot_at (size \(declared), buffer \(bufferSize)) gave \(cut.status.rawValue)")
-    check(script.calls == callsBefore, "\(what): reading snapshots ran the validator")
-    check(snapshot(form) == snap, "\(what): reading snapshots changed the form")
+    check(allowed.contains(cut.status), "\(what()): fw_field_snapshot_at (size \(declared), buffer \(bufferSize)) gave \(cut.status.rawValue)")
+    check(script.calls == callsBefore, "\(what()): reading snapshots ran the validator")
+    check(snapshot(form) == snap, "\(what()): reading snapshots changed the form")
 }
 
 /// A number derived from some inputs' bytes, to vary buffer sizes without consuming input.
@@ -145,6 +145,7 @@ private func sameID(_ a: [UInt8], _ b: [UInt8]) -> Bool {
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func formwellTextInputsFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    beginInput(data, size)
     var reader = ByteReader(data, size)
     let flags = reader.byte()
     var segments: [[UInt8]] = []
