@@ -289,25 +289,31 @@ public struct Form: Sendable {
             let touched = field.pointee.touched
             let phase = field.pointee.phase
             let empty = field.pointee.value.isEmpty
-            let outcome = field.pointee.outcome
-            let required = field.pointee.requiredMessage
-            let input = Field.input(phase: phase, isEmpty: empty, outcome: outcome, requiredMessage: required)
-            var message = ""
-            let validity: StateSummary.ValidityKind
-            switch input.validity {
-            case .empty: validity = .empty
-            case .valid: validity = .valid
-            case .invalid(let text): validity = .invalid; message = text
+            let isRequired = field.pointee.requiredRule != nil
+            let outcome: StateSummary.ValidityKind
+            switch field.pointee.outcome {  // no payload bound: nothing copied
+            case .empty: outcome = .empty
+            case .valid: outcome = .valid
+            case .invalid: outcome = .invalid
             }
-            var shown = ""
-            let display: StateSummary.DisplayKind
-            switch Field.display(touched: touched, strictVerdict: Field.strictVerdict(
-                isEmpty: empty, outcome: outcome, requiredMessage: required)) {
-            case .none: display = .none
-            case .valid: display = .valid
-            case .error(let text): display = .error; shown = text
+            // Seeds 01–03's rules (Validation/TwoStageValidation.swift) say which message to show;
+            // only that string is copied out of the field.
+            let (validity, source) = Field.inputValidity(phase: phase, isEmpty: empty, outcome: outcome,
+                                                         isRequired: isRequired)
+            let (display, shownSource) = Field.display(touched: touched, isEmpty: empty, outcome: outcome,
+                                                       isRequired: isRequired)
+            func text(_ source: Field.MessageSource) -> String {
+                switch source {
+                case .none: return ""
+                case .required: return field.pointee.requiredMessage ?? ""
+                case .outcome:
+                    if case .invalid(let text) = field.pointee.outcome { return text }
+                    return ""
+                }
             }
-            let failing = Field.failingRule(of: input, isEmpty: empty, requiredRule: field.pointee.requiredRule,
+            var message = text(source)
+            var shown = shownSource == source ? message : text(shownSource)
+            let failing = Field.failingRule(source: source, requiredRule: field.pointee.requiredRule,
                                             failingRule: field.pointee.failingRule)
             let summary = StateSummary(phase: phase, validity: validity, display: display,
                                        touched: touched, limitExceeded: field.pointee.limitExceeded,

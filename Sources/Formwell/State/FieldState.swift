@@ -21,19 +21,16 @@ public struct FieldState: Equatable, Hashable, Sendable {
 
     /// Reads the field member by member through the pointer (a borrow: only the strings kept here
     /// are retained, the field is not copied).
+    /// Reads the field through the pointer (one copy of it, then its own rules of seeds 01–03).
     init(_ field: UnsafePointer<Field>) {
-        id = field.pointee.id
-        label = field.pointee.label
-        value = field.pointee.value.string
-        touched = field.pointee.touched
-        limitExceeded = field.pointee.limitExceeded
-        let empty = field.pointee.value.isEmpty
-        let outcome = field.pointee.outcome
-        let required = field.pointee.requiredMessage
-        input = Field.input(phase: field.pointee.phase, isEmpty: empty, outcome: outcome, requiredMessage: required)
-        display = Field.display(touched: touched, strictVerdict: Field.strictVerdict(
-            isEmpty: empty, outcome: outcome, requiredMessage: required))
-        failingRule = Field.failingRule(of: input, isEmpty: empty, requiredRule: field.pointee.requiredRule,
-                                        failingRule: field.pointee.failingRule)
+        let field = field.pointee
+        id = field.id
+        label = field.label
+        value = field.value.string
+        input = field.input
+        display = field.display
+        touched = field.touched
+        limitExceeded = field.limitExceeded
+        failingRule = field.inputFailingRule
     }
 }
