@@ -110,10 +110,33 @@ private struct ExpectedField: Decodable, Equatable, CustomStringConvertible {
     let display: String
     let displayMessage: String
     let touched: Bool
+    /// `failing_rule` (optional in a vector: null or the rule's index); compared only when both
+    /// sides have it.
+    let failingRule: Int?
+    let hasFailingRule: Bool
 
     enum CodingKeys: String, CodingKey {
         case phase, validity, message, display, touched
         case displayMessage = "display_message"
+        case failingRule = "failing_rule"
+    }
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        phase = try container.decode(String.self, forKey: .phase)
+        validity = try container.decode(String.self, forKey: .validity)
+        message = try container.decode(String.self, forKey: .message)
+        display = try container.decode(String.self, forKey: .display)
+        displayMessage = try container.decode(String.self, forKey: .displayMessage)
+        touched = try container.decode(Bool.self, forKey: .touched)
+        hasFailingRule = container.contains(.failingRule)
+        failingRule = try container.decodeIfPresent(Int.self, forKey: .failingRule)
+    }
+
+    static func == (lhs: ExpectedField, rhs: ExpectedField) -> Bool {
+        lhs.phase == rhs.phase && lhs.validity == rhs.validity && lhs.message == rhs.message
+            && lhs.display == rhs.display && lhs.displayMessage == rhs.displayMessage && lhs.touched == rhs.touched
+            && (!lhs.hasFailingRule || !rhs.hasFailingRule || lhs.failingRule == rhs.failingRule)
     }
 
     init(_ state: FieldState) {
@@ -131,10 +154,13 @@ private struct ExpectedField: Decodable, Equatable, CustomStringConvertible {
         }
         displayMessage = state.display.message ?? ""
         touched = state.touched
+        failingRule = state.failingRule
+        hasFailingRule = true
     }
 
     var description: String {
         "\(phase)/\(validity) \"\(message)\" display \(display) \"\(displayMessage)\" touched \(touched)"
+            + (hasFailingRule ? " failing_rule \(failingRule.map(String.init) ?? "null")" : "")
     }
 }
 

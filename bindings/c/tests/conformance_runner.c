@@ -215,6 +215,26 @@ static void check_field(const char *file, long step, fw_form *form, const char *
         else check_string(file, step, field, "display_message", expected, text);
         free(text);
     }
+    jt = json_object_get(want, "failing_rule"); /* optional: null or the rule's index */
+    if (jt != NULL) {
+        fw_snapshot snap;
+        memset(&snap, 0, sizeof snap);
+        snap.size = sizeof snap;
+        status = fw_field_snapshot(form, field, &snap, NULL, 0);
+        if (status != FW_OK) status_failure(file, step, field, "fw_field_snapshot", status);
+        else if (!json_is_null(jt) && !json_is_integer(jt)) {
+            failure(file, step, field, "failing_rule", "null or an integer in the vector", "something else");
+        } else {
+            long want_rule = json_is_null(jt) ? -1 : (long)json_integer_value(jt);
+            char want_text[32], got_text[32];
+            g_checks++;
+            if (want_rule != (long)snap.failing_rule) {
+                snprintf(want_text, sizeof want_text, "%ld", want_rule);
+                snprintf(got_text, sizeof got_text, "%ld", (long)snap.failing_rule);
+                failure(file, step, field, "failing_rule", want_text, got_text);
+            }
+        }
+    }
     jt = json_object_get(want, "touched");
     if (!json_is_boolean(jt)) {
         failure(file, step, field, "touched", "a boolean in the vector", "missing or not a boolean");
