@@ -12,7 +12,7 @@ public struct Form: Sendable {
     private(set) var fields: [Field] = []
     private var positions: [String: Int] = [:]
     private var focusedPosition: Int?
-    private var matchContext = MatchContext.default
+    private(set) var matchContext = MatchContext.default
     /// Custom validators a spec may name (`defineValidator`).
     var namedValidators: [String: CustomValidator] = [:]
 
@@ -139,7 +139,7 @@ public struct Form: Sendable {
             let own = try field.pointee.withRules { (rules) throws(FormError) in
                 try Field.evaluation(
                     of: Subject(utf8: value.bytes), rules: rules, id: { field.pointee.id },
-                    valueAt: { buffer.indices.contains($0) ? buffer[$0].value : nil }, matchContext: context)
+                    valueAt: { buffer.indices.contains($0) ? .stored(buffer[$0].value) : nil }, matchContext: context)
             }
             guard field.pointee.dependents.isEmpty else { return own }
             field.pointee.value.replace(with: value)

@@ -103,7 +103,7 @@ struct CompiledRule: Sendable {
 
     /// The verdict of a rule that needs more than its own parameters (`Quick.other`: `matches`,
     /// `custom`) on a non-empty value. Every other kind is judged inline by `Field.evaluation`.
-    func slowVerdict(on value: Subject, valueAt: (Int) -> FieldValue?) throws(FormError) -> Validity {
+    func slowVerdict(on value: Subject, valueAt: (Int) -> PeerValue?) throws(FormError) -> Validity {
         switch check {
         case .required, .pattern, .minLength, .maxLength:
             return .valid  // judged by the quick path, never sent here
@@ -148,8 +148,8 @@ extension Field {
     ) throws(FormError) -> Evaluation {
         try value.withBytes { (bytes) throws(FormError) in
             try rules.withUnsafeBufferPointer { (rules) throws(FormError) in
-                try Field.evaluation(of: Subject(utf8: bytes), rules: rules, id: { id }, valueAt: valueAt,
-                                     matchContext: matchContext)
+                try Field.evaluation(of: Subject(utf8: bytes), rules: rules, id: { id },
+                                     valueAt: { valueAt($0).map(PeerValue.stored) }, matchContext: matchContext)
             }
         }
     }
@@ -167,7 +167,7 @@ extension Field {
     /// `evaluation(of:...)` given the field's parts: a static function, so the keystroke path can
     /// call it on a field it reaches through a pointer without the compiler copying the whole field.
     static func evaluation(
-        of value: Subject, rules: UnsafeBufferPointer<CompiledRule>, id: () -> String, valueAt: (Int) -> FieldValue?,
+        of value: Subject, rules: UnsafeBufferPointer<CompiledRule>, id: () -> String, valueAt: (Int) -> PeerValue?,
         matchContext: OpaquePointer?
     ) throws(FormError) -> Evaluation {
         guard !value.isEmpty else { return Evaluation(.empty) }

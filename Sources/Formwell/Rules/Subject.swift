@@ -22,7 +22,17 @@ struct Subject {
 
     /// Whether this value equals `other` as Unicode text (canonical equivalence, as String's `==`);
     /// equal bytes answer at once.
-    func equals(_ other: FieldValue) -> Bool {
-        other.utf8.elementsEqual(utf8) || other.string == string
+    func equals(_ other: PeerValue) -> Bool {
+        switch other {
+        case .stored(let value): return value.utf8.elementsEqual(utf8) || value.string == string
+        case .bytes(let bytes): return bytes.elementsEqual(utf8) || String(decoding: bytes, as: UTF8.self) == string
+        }
     }
+}
+
+/// The value of another field that a `matches` rule compares with: stored in the form, or a
+/// record's bytes borrowed from a batch's columns.
+enum PeerValue {
+    case stored(FieldValue)
+    case bytes(UnsafeBufferPointer<UInt8>)
 }

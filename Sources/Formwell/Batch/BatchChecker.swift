@@ -1,0 +1,130 @@
+/// Checks many records as submits (seed 03's `validate()` on a form holding the record's values),
+/// reading the form's rules and never its interactive state: values, phases and touched flags stay
+/// as they were. Each field's strict verdict: an empty value fails only `required`; any other value
+/// runs every rule in order, the first failure wins; `matches` compares with the other field's value
+/// in the same record.
+struct BatchChecker: @unchecked Sendable {
+    private let columns: [BatchColumn?]
+    private let recordCount: Int
+    private let fieldCount: Int
+    /// Every field's compiled rules, in one buffer (retained for the check), and each field's range.
+    private let rules: UnsafeMutableBufferPointer<CompiledRule>
+    private let ruleRanges: [Range<Int>]
+    private let requiredRules: [Int?]
+    private let ids: [String]
+    /// Values of fields without a column: their initial values' UTF-8, in one buffer.
+    private let initialBytes: UnsafeMutableBufferPointer<UInt8>
+    private let initialRanges: [Range<Int>]
+    private let matchContext: OpaquePointer?
+    /// Custom validators are host code that may not be thread-safe: such forms run on one thread.
+    let hasCustomRules: Bool
+
+    init(fields: [Field], columns: [BatchColumn?], recordCount: Int, matchContext: OpaquePointer?) {
+        self.columns = columns
+        self.recordCount = recordCount
+        fieldCount = fields.count
+        var allRules: [CompiledRule] = []
+        var ranges: [Range<Int>] = []
+        var initial: [UInt8] = []
+        var initialRanges: [Range<Int>] = []
+        for field in fields {
+            ranges.append(allRules.count..<allRules.count + field.rules.count)
+            allRules.append(contentsOf: field.rules)
+            initialRanges.append(initial.count..<initial.count + field.initialValue.utf8.count)
+            initial.append(contentsOf: field.initialValue.utf8)
+        }
+        rules = .allocate(capacity: allRules.count)
+        _ = rules.initialize(from: allRules)
+        ruleRanges = ranges
+        requiredRules = fields.map(\.requiredRule)
+        ids = fields.map(\.id)
+        initialBytes = .allocate(capacity: initial.count)
+        _ = initialBytes.initialize(from: initial)
+        self.initialRanges = initialRanges
+        self.matchContext = matchContext
+        hasCustomRules = allRules.contains { if case .custom = $0.check { return true } else { return false } }
+    }
+
+    /// Gives back the buffers (the checker is not used afterwards).
+    func release() {
+        rules.deinitialize()
+        rules.deallocate()
+        initialBytes.deallocate()
+    }
+
+    /// The value of `field` in `record`: its column's, or the field's initial value.
+    @inline(__always)
+    private func value(_ field: Int, _ record: Int) -> UnsafeBufferPointer<UInt8> {
+        if let column = columns[field] { return column.value(record) }
+        return UnsafeBufferPointer(rebasing: initialBytes[initialRanges[field]])
+    }
+
+    /// Judges records `range` into `result` (each record's cells and flag are written by exactly
+    /// one caller). Messages that are not their rule's fixed one are returned, not stored, so that
+    /// threads never write a shared dictionary.
+    func check(_ range: Range<Int>, into result: BatchResult) throws(FormError) -> (invalid: Int, special: [Int: String], limits: Set<Int>) {
+        var invalid = 0
+        var special: [Int: String] = [:]
+        var limits: Set<Int> = []
+        for record in range {
+            var recordValid = true
+            for field in 0..<fieldCount {
+                let subject = Subject(utf8: value(field, record))
+                let failing: Int?
+                if subject.isEmpty {
+                    failing = requiredRules[field]
+                } else {
+                    let fieldRules = UnsafeBufferPointer(rebasing: rules[ruleRanges[field]])
+                    let evaluation = try Field.evaluation(
+                        of: subject, rules: fieldRules, id: { ids[field] },
+                        valueAt: { other in other >= 0 && other < fieldCount ? .bytes(value(other, record)) : nil },
+                        matchContext: matchContext)
+                    failing = evaluation.rule
+                    if let rule = evaluation.rule, case .invalid(let message) = evaluation.validity {
+                        let cell = record * fieldCount + field
+                        if evaluation.limitExceeded { limits.insert(cell) }
+                        if message != fieldRules[rule].failure { special[cell] = message }
+                    }
+                }
+                if let failing {
+                    recordValid = false
+                    result.failingRules[record * fieldCount + field] = Int32(truncatingIfNeeded: failing)
+                }
+            }
+            if !recordValid {
+                result.validFlags[record] = 0
+                invalid += 1
+            }
+        }
+        return (invalid, special, limits)
+    }
+}
+
+/// How a batch's records are split between workers, and what each reported: each worker writes
+/// only its own slot of a plain buffer; the caller reads them after joining.
+final class BatchShares: @unchecked Sendable {
+    typealias Outcome = Result<(invalid: Int, special: [Int: String], limits: Set<Int>), FormError>
+    let recordCount: Int
+    let workers: Int
+    let slots: UnsafeMutableBufferPointer<Outcome?>
+
+    init(recordCount: Int, workers: Int) {
+        self.recordCount = recordCount
+        self.workers = workers
+        slots = .allocate(capacity: workers)
+        slots.initialize(repeating: nil)
+    }
+
+    deinit {
+        slots.deinitialize()
+        slots.deallocate()
+    }
+
+    var outcomes: [Outcome?] { Array(slots) }
+
+    func range(_ worker: Int) -> Range<Int> {
+        let start = recordCount * worker / workers
+        let end = recordCount * (worker + 1) / workers
+        return start..<end
+    }
+}

@@ -1,0 +1,73 @@
+/// What a batch check found: per record, valid or not; per record and field, the index of the rule
+/// that failed (-1 when the field passes) and, on demand, its message. Record-major: the cell of
+/// record `r`, field `f` is `r * fieldCount + f`.
+///
+/// A class owning plain buffers, so the C ABI can hand out pointers into it that stay put for the
+/// result's life (Python reads them without a call per record).
+public final class BatchResult: @unchecked Sendable {
+    public let recordCount: Int
+    public let fieldCount: Int
+    /// 1 for a valid record, 0 for an invalid one.
+    public let validFlags: UnsafeMutableBufferPointer<UInt8>
+    /// Failing rule index per cell, -1 where the field passes.
+    public let failingRules: UnsafeMutableBufferPointer<Int32>
+    public internal(set) var invalidCount = 0
+    /// The message of each (field, rule) when it fails: the rule's own message or its default.
+    let ruleMessages: [[String]]
+    /// Messages that are not their rule's fixed one (a custom validator's own wording, a pattern
+    /// over its match limits), by cell.
+    var specialMessages: [Int: String] = [:]
+    /// Cells whose pattern hit its match limits.
+    var limitExceeded: Set<Int> = []
+
+    init(recordCount: Int, fieldCount: Int, ruleMessages: [[String]]) {
+        self.recordCount = recordCount
+        self.fieldCount = fieldCount
+        self.ruleMessages = ruleMessages
+        validFlags = .allocate(capacity: recordCount)
+        validFlags.initialize(repeating: 1)
+        let (cells, overflow) = recordCount.multipliedReportingOverflow(by: fieldCount)
+        failingRules = .allocate(capacity: overflow ? 0 : cells)
+        failingRules.initialize(repeating: -1)
+    }
+
+    deinit {
+        validFlags.deallocate()
+        failingRules.deallocate()
+    }
+
+    public func isValid(record: Int) -> Bool {
+        validFlags.indices.contains(record) && validFlags[record] != 0
+    }
+
+    /// The failing rule's index of `field` in `record`, nil when it passes or is out of range.
+    public func failingRule(record: Int, field: Int) -> Int? {
+        guard let cell = cell(record, field), failingRules[cell] >= 0 else { return nil }
+        return Int(failingRules[cell])
+    }
+
+    /// What the field shows after a submit of the record: nil when it passes.
+    public func message(record: Int, field: Int) -> String? {
+        guard let cell = cell(record, field), failingRules[cell] >= 0 else { return nil }
+        if let special = specialMessages[cell] { return special }
+        let rule = Int(failingRules[cell])
+        guard ruleMessages.indices.contains(field), ruleMessages[field].indices.contains(rule) else { return nil }
+        return ruleMessages[field][rule]
+    }
+
+    /// Whether the failing pattern of this cell stopped at its match limits.
+    public func limitExceeded(record: Int, field: Int) -> Bool {
+        guard let cell = cell(record, field) else { return false }
+        return limitExceeded.contains(cell)
+    }
+
+    /// The invalid fields of `record` with their messages, in registration order.
+    public func errors(record: Int) -> [(field: Int, message: String)] {
+        (0..<fieldCount).compactMap { field in message(record: record, field: field).map { (field, $0) } }
+    }
+
+    private func cell(_ record: Int, _ field: Int) -> Int? {
+        guard record >= 0, record < recordCount, field >= 0, field < fieldCount else { return nil }
+        return record * fieldCount + field
+    }
+}

@@ -1,0 +1,86 @@
+extension Form {
+    /// Checks `recordCount` records as submits without changing the form. `columns` has one entry
+    /// per field in registration order: the field's values, or nil for "every record holds the
+    /// field's initial value". `threads`: 0 uses every processor, 1 only the caller's thread (forms
+    /// with custom rules always run on the caller's thread; small batches use fewer threads).
+    /// Throws before judging anything when a column is malformed (naming the column and record),
+    /// or when a custom validator fails.
+    public func checkBatch(_ columns: [BatchColumn?], recordCount: Int, threads: Int = 1) throws(FormError) -> BatchResult {
+        guard recordCount >= 0 else { throw .invalidArgument("record count \(recordCount) is negative") }
+        guard columns.count == fields.count else {
+            throw .invalidArgument("\(columns.count) columns for \(fields.count) fields")
+        }
+        let (_, overflow) = recordCount.multipliedReportingOverflow(by: max(fields.count, 1) * 4)
+        guard !overflow, recordCount < Int(Int32.max) else {
+            throw .invalidArgument("record count \(recordCount) is too large")
+        }
+        for (index, column) in columns.enumerated() {
+            try column?.validate(recordCount: recordCount, name: fields[index].id)
+        }
+        let result = BatchResult(recordCount: recordCount, fieldCount: fields.count,
+                                 ruleMessages: fields.map { $0.rules.map(\.failure) })
+        let context = matchContext  // kept alive for the check
+        let checker = BatchChecker(fields: fields, columns: columns, recordCount: recordCount,
+                                   matchContext: context.pointer)
+        defer {
+            checker.release()
+            withExtendedLifetime(context) {}
+        }
+        let wanted = threads <= 0 ? WorkerThreads.processorCount : threads
+        // At least 2,048 records a thread: below that, starting a thread costs more than it saves.
+        let workers = checker.hasCustomRules ? 1 : max(1, min(wanted, recordCount / 2048))
+        let shares = BatchShares(recordCount: recordCount, workers: workers)
+        WorkerThreads.run(workers) { worker in
+            shares.slots[worker] = Result { () throws(FormError) in
+                try checker.check(shares.range(worker), into: result)
+            }
+        }
+        for outcome in shares.outcomes {
+            switch outcome {
+            case .success(let part)?:
+                result.invalidCount += part.invalid
+                result.specialMessages.merge(part.special) { first, _ in first }
+                result.limitExceeded.formUnion(part.limits)
+            case .failure(let error)?:
+                throw error
+            case nil:
+                throw .internalError("a batch worker did not report")
+            }
+        }
+        return result
+    }
+
+    /// `checkBatch` over records given as dictionaries (field id → value): the convenient form for
+    /// Swift callers. A field a record does not name holds its initial value ("" unless the form
+    /// gives one), as in a submit of a fresh form; keys that are not fields are ignored.
+    public func checkMany(_ records: [[String: String]], threads: Int = 1) throws(FormError) -> BatchResult {
+        var data: [[UInt8]] = Array(repeating: [], count: fields.count)
+        var offsets: [[Int64]] = Array(repeating: [0], count: fields.count)
+        for record in records {
+            for index in fields.indices {
+                let text = record[fields[index].id] ?? fields[index].initialValue
+                data[index].append(contentsOf: text.utf8)
+                offsets[index].append(Int64(data[index].count))
+            }
+        }
+        return try Form.withColumns(data, offsets) { (columns) throws(FormError) in
+            try checkBatch(columns, recordCount: records.count, threads: threads)
+        }
+    }
+
+    /// Borrows every field's arrays as columns for the duration of `body`.
+    private static func withColumns(
+        _ data: [[UInt8]], _ offsets: [[Int64]], _ body: ([BatchColumn?]) throws(FormError) -> BatchResult
+    ) throws(FormError) -> BatchResult {
+        func borrow(_ index: Int, _ columns: [BatchColumn?]) throws(FormError) -> BatchResult {
+            guard index < data.count else { return try body(columns) }
+            return try data[index].withUnsafeBufferPointer { (bytes) throws(FormError) in
+                try offsets[index].withUnsafeBufferPointer { (starts) throws(FormError) in
+                    let column = starts.baseAddress.map { BatchColumn(data: bytes, offsets: .int64($0)) }
+                    return try borrow(index + 1, columns + [column])
+                }
+            }
+        }
+        return try borrow(0, [])
+    }
+}
