@@ -95,6 +95,36 @@ typedef struct fw_rule {
     void *context;
     fw_destroy_fn destroy;
 } fw_rule;
+/**
+ * One field's values for every record of a batch (fw_form_check_batch), in the Apache Arrow layout
+ * of a string column, so Arrow arrays, NumPy buffers or plain C arrays pass without copying:
+ * record i's value is the UTF-8 bytes data[offsets[i] .. offsets[i+1]). Set `size` to
+ * sizeof(fw_column) in every element (the growth rule of fw_snapshot).
+ *
+ * The library checks everything it can before reading a value: offsets not negative, never
+ * decreasing, within data_size; every non-null value well-formed UTF-8. It cannot check that the
+ * arrays are as long as promised: offsets must hold record_count + 1 entries, validity
+ * (record_count + 7) / 8 bytes.
+ */
+typedef struct fw_column {
+    /** In: sizeof(fw_column) as the caller was compiled with. */
+    size_t size;
+    /** The field these values are for; NULL: the field whose index is this column's position. */
+    const char *field_id;
+    /** record_count + 1 offsets into data, each int32_t or int64_t (offset_size), aligned to it. */
+    const void *offsets;
+    /** The values' bytes; may be NULL when data_size is 0. */
+    const char *data;
+    /** Arrow validity bitmap (bit i of byte i / 8, least significant bit first; a clear bit is a
+        null, read as ""), or NULL when no value is null. */
+    const uint8_t *validity;
+    /** Bytes readable at data. */
+    size_t data_size;
+    /** 4 (int32_t offsets, Arrow's utf8) or 8 (int64_t, Arrow's large_utf8). */
+    int32_t offset_size;
+    /** Set to 0. */
+    int32_t reserved;
+} fw_column;
 /* FW_TYPES END */
 
 #endif /* FORMWELL_TYPES_H */

@@ -59,36 +59,47 @@ struct BatchChecker: @unchecked Sendable {
         return UnsafeBufferPointer(rebasing: initialBytes[initialRanges[field]])
     }
 
+    /// One field of one record: nil when it passes, else the failing rule and, when the value was
+    /// judged by the rules (not empty), their evaluation (whose message may be a validator's own).
+    @inline(__always)
+    func judge(_ field: Int, _ record: Int) throws(FormError) -> (rule: Int, evaluation: Evaluation?)? {
+        let subject = Subject(utf8: value(field, record))
+        if subject.isEmpty { return requiredRules[field].map { ($0, nil) } }
+        let evaluation = try Field.evaluation(
+            of: subject, rules: UnsafeBufferPointer(rebasing: rules[ruleRanges[field]]), id: { ids[field] },
+            valueAt: { other in other >= 0 && other < fieldCount ? .bytes(value(other, record)) : nil },
+            matchContext: matchContext)
+        return evaluation.rule.map { ($0, evaluation) }
+    }
+
+    /// The message a failing cell shows, when it is not its rule's fixed one (a custom validator's
+    /// own words, a pattern over its limits), and whether the limits were hit.
+    func special(_ field: Int, _ verdict: (rule: Int, evaluation: Evaluation?)) -> (message: String?, limit: Bool) {
+        guard let evaluation = verdict.evaluation, case .invalid(let message) = evaluation.validity else {
+            return (nil, false)
+        }
+        let fixed = rules[ruleRanges[field].lowerBound + verdict.rule].failure
+        return (message == fixed ? nil : message, evaluation.limitExceeded)
+    }
+
     /// Judges records `range` into `result` (each record's cells and flag are written by exactly
     /// one caller). Messages that are not their rule's fixed one are returned, not stored, so that
     /// threads never write a shared dictionary.
     func check(_ range: Range<Int>, into result: BatchResult) throws(FormError) -> (invalid: Int, special: [Int: String], limits: Set<Int>) {
         var invalid = 0
-        var special: [Int: String] = [:]
+        var specials: [Int: String] = [:]
         var limits: Set<Int> = []
         for record in range {
             var recordValid = true
             for field in 0..<fieldCount {
-                let subject = Subject(utf8: value(field, record))
-                let failing: Int?
-                if subject.isEmpty {
-                    failing = requiredRules[field]
-                } else {
-                    let fieldRules = UnsafeBufferPointer(rebasing: rules[ruleRanges[field]])
-                    let evaluation = try Field.evaluation(
-                        of: subject, rules: fieldRules, id: { ids[field] },
-                        valueAt: { other in other >= 0 && other < fieldCount ? .bytes(value(other, record)) : nil },
-                        matchContext: matchContext)
-                    failing = evaluation.rule
-                    if let rule = evaluation.rule, case .invalid(let message) = evaluation.validity {
-                        let cell = record * fieldCount + field
-                        if evaluation.limitExceeded { limits.insert(cell) }
-                        if message != fieldRules[rule].failure { special[cell] = message }
-                    }
-                }
-                if let failing {
-                    recordValid = false
-                    result.failingRules[record * fieldCount + field] = Int32(truncatingIfNeeded: failing)
+                guard let verdict = try judge(field, record) else { continue }
+                let cell = record * fieldCount + field
+                recordValid = false
+                result.failingRules[cell] = Int32(truncatingIfNeeded: verdict.rule)
+                if verdict.evaluation != nil {
+                    let (message, limit) = special(field, verdict)
+                    if let message { specials[cell] = message }
+                    if limit { limits.insert(cell) }
                 }
             }
             if !recordValid {
@@ -96,7 +107,14 @@ struct BatchChecker: @unchecked Sendable {
                 invalid += 1
             }
         }
-        return (invalid, special, limits)
+        return (invalid, specials, limits)
+    }
+
+    /// The message of one cell, nil when the field passes.
+    func message(_ field: Int, _ record: Int) throws(FormError) -> String? {
+        guard let verdict = try judge(field, record) else { return nil }
+        if let own = special(field, verdict).message { return own }
+        return rules[ruleRanges[field].lowerBound + verdict.rule].failure
     }
 }
 

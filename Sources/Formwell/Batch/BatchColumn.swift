@@ -86,4 +86,16 @@ public struct BatchColumn {
             }
         }
     }
+
+    /// `validate` for one record only (its two offsets and its value).
+    func validate(record: Int, name: String) throws(FormError) {
+        guard offsets != nil else { throw .invalidArgument("column '\(name)': no offsets") }
+        let start = offset(record), end = offset(record + 1)
+        guard start >= 0, start <= end, end <= data.count else {
+            throw .invalidArgument("column '\(name)', record \(record): offsets \(start)..\(end) are not within the data (\(data.count) bytes)")
+        }
+        if !isNull(record), let bad = ValidUTF8.firstInvalidOffset(value(record)) {
+            throw .invalidArgument("column '\(name)', record \(record): invalid UTF-8 at byte \(bad + 1) of the value")
+        }
+    }
 }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// What a batch check found: per record, valid or not; per record and field, the index of the rule
 /// that failed (-1 when the field passes) and, on demand, its message. Record-major: the cell of
 /// record `r`, field `f` is `r * fieldCount + f`.
@@ -20,21 +22,44 @@ public final class BatchResult: @unchecked Sendable {
     /// Cells whose pattern hit its match limits.
     var limitExceeded: Set<Int> = []
 
-    init(recordCount: Int, fieldCount: Int, ruleMessages: [[String]]) {
+    /// Which buffers are this result's own (else the caller's, written in place).
+    private let ownsValid: Bool
+    private let ownsRules: Bool
+
+    /// `cells` is recordCount × fieldCount (the caller checked it does not overflow). A buffer the
+    /// caller passes (the C ABI's output arrays, of those sizes) is written in place; a missing one
+    /// is allocated here, failing with an error rather than a trap when memory runs out.
+    init(recordCount: Int, fieldCount: Int, cells: Int, ruleMessages: [[String]],
+         valid: UnsafeMutablePointer<UInt8>? = nil, failing: UnsafeMutablePointer<Int32>? = nil) throws(FormError) {
         self.recordCount = recordCount
         self.fieldCount = fieldCount
         self.ruleMessages = ruleMessages
-        validFlags = .allocate(capacity: recordCount)
+        let ownValid = valid == nil ? malloc(max(recordCount, 1)) : nil
+        let ownRules = failing == nil ? malloc(max(cells, 1) * MemoryLayout<Int32>.stride) : nil
+        guard let validBase = valid ?? ownValid?.assumingMemoryBound(to: UInt8.self),
+              let rulesBase = failing ?? ownRules?.assumingMemoryBound(to: Int32.self) else {
+            free(ownValid)
+            free(ownRules)
+            throw .internalError("out of memory for the results of \(recordCount) records")
+        }
+        ownsValid = ownValid != nil
+        ownsRules = ownRules != nil
+        validFlags = UnsafeMutableBufferPointer(start: validBase, count: recordCount)
+        failingRules = UnsafeMutableBufferPointer(start: rulesBase, count: cells)
         validFlags.initialize(repeating: 1)
-        let (cells, overflow) = recordCount.multipliedReportingOverflow(by: fieldCount)
-        failingRules = .allocate(capacity: overflow ? 0 : cells)
         failingRules.initialize(repeating: -1)
     }
 
     deinit {
-        validFlags.deallocate()
-        failingRules.deallocate()
+        if ownsValid { free(validFlags.baseAddress) }
+        if ownsRules { free(failingRules.baseAddress) }
     }
+
+    /// Cells (record × field + field) whose message is not their rule's fixed one, with the message.
+    public var ownMessages: [Int: String] { specialMessages }
+
+    /// Cells whose failing pattern stopped at its match limits.
+    public var limitExceededCells: Set<Int> { limitExceeded }
 
     public func isValid(record: Int) -> Bool {
         validFlags.indices.contains(record) && validFlags[record] != 0

@@ -6,19 +6,22 @@ extension Form {
     /// Throws before judging anything when a column is malformed (naming the column and record),
     /// or when a custom validator fails.
     public func checkBatch(_ columns: [BatchColumn?], recordCount: Int, threads: Int = 1) throws(FormError) -> BatchResult {
-        guard recordCount >= 0 else { throw .invalidArgument("record count \(recordCount) is negative") }
-        guard columns.count == fields.count else {
-            throw .invalidArgument("\(columns.count) columns for \(fields.count) fields")
-        }
-        let (_, overflow) = recordCount.multipliedReportingOverflow(by: max(fields.count, 1) * 4)
-        guard !overflow, recordCount < Int(Int32.max) else {
-            throw .invalidArgument("record count \(recordCount) is too large")
-        }
+        try checkBatch(columns, recordCount: recordCount, threads: threads, valid: nil, failingRules: nil)
+    }
+
+    /// `checkBatch` writing into the caller's arrays where given: `valid` (recordCount bytes) and
+    /// `failingRules` (recordCount × fieldCount), which the result then reads. The C ABI's path.
+    public func checkBatch(
+        _ columns: [BatchColumn?], recordCount: Int, threads: Int,
+        valid: UnsafeMutablePointer<UInt8>?, failingRules: UnsafeMutablePointer<Int32>?
+    ) throws(FormError) -> BatchResult {
+        let cells = try checkShape(columns, recordCount: recordCount)
         for (index, column) in columns.enumerated() {
             try column?.validate(recordCount: recordCount, name: fields[index].id)
         }
-        let result = BatchResult(recordCount: recordCount, fieldCount: fields.count,
-                                 ruleMessages: fields.map { $0.rules.map(\.failure) })
+        let result = try BatchResult(recordCount: recordCount, fieldCount: fields.count, cells: cells,
+                                     ruleMessages: fields.map { $0.rules.map(\.failure) },
+                                     valid: valid, failing: failingRules)
         let context = matchContext  // kept alive for the check
         let checker = BatchChecker(fields: fields, columns: columns, recordCount: recordCount,
                                    matchContext: context.pointer)
@@ -48,6 +51,43 @@ extension Form {
             }
         }
         return result
+    }
+
+    /// The message `field` shows for `record` of a batch (nil when it passes), judging only that
+    /// record: what a caller holding only the failing rule indices asks for a validator's own words.
+    /// Only that record's offsets and values are checked.
+    public func batchMessage(_ columns: [BatchColumn?], recordCount: Int, record: Int, field: Int) throws(FormError) -> String? {
+        _ = try checkShape(columns, recordCount: recordCount)
+        guard record >= 0, record < recordCount else {
+            throw .invalidArgument("record \(record) is out of range (\(recordCount) records)")
+        }
+        guard fields.indices.contains(field) else {
+            throw .invalidArgument("field index \(field) is out of range (\(fields.count) fields)")
+        }
+        for (index, column) in columns.enumerated() {
+            try column?.validate(record: record, name: fields[index].id)
+        }
+        let context = matchContext
+        let checker = BatchChecker(fields: fields, columns: columns, recordCount: recordCount,
+                                   matchContext: context.pointer)
+        defer {
+            checker.release()
+            withExtendedLifetime(context) {}
+        }
+        return try checker.message(field, record)
+    }
+
+    /// Checks the column count and record count; answers recordCount × fieldCount.
+    private func checkShape(_ columns: [BatchColumn?], recordCount: Int) throws(FormError) -> Int {
+        guard recordCount >= 0 else { throw .invalidArgument("record count \(recordCount) is negative") }
+        guard columns.count == fields.count else {
+            throw .invalidArgument("\(columns.count) columns for \(fields.count) fields")
+        }
+        let (cells, overflow) = recordCount.multipliedReportingOverflow(by: fields.count)
+        guard !overflow, recordCount < Int(Int32.max), cells < Int.max / 4 else {
+            throw .invalidArgument("record count \(recordCount) is too large")
+        }
+        return cells
     }
 
     /// `checkBatch` over records given as dictionaries (field id → value): the convenient form for
@@ -82,5 +122,19 @@ extension Form {
             }
         }
         return try borrow(0, [])
+    }
+}
+
+extension Form {
+    /// The message rule `rule` of the field at `field` shows when it fails (its own message or its
+    /// default; a custom validator may word its own instead).
+    public func ruleMessage(field: Int, rule: Int) throws(FormError) -> String {
+        guard fields.indices.contains(field) else {
+            throw .invalidArgument("field index \(field) is out of range (\(fields.count) fields)")
+        }
+        guard fields[field].rules.indices.contains(rule) else {
+            throw .invalidArgument("rule index \(rule) is out of range (field '\(fields[field].id)' has \(fields[field].rules.count) rules)")
+        }
+        return fields[field].rules[rule].failure
     }
 }
