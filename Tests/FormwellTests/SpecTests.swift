@@ -57,7 +57,20 @@ import Testing
         (#"{"formwell": 2, "fields": []}"#, "formwell: unsupported spec version 2 (this library reads 1)"),
         (#"{"fields": []}"#, "formwell: missing or not an integer: the spec format version, 1"),
         (#"{"formwell": 1, "fields": {}}"#, "fields: missing or not an array"),
-        (#"{"formwell": 1, "fields": ["#, "not valid JSON"),
+        (#"{"formwell": 1, "fields": ["#, "fields: line 1, column 28: unexpected end of input"),
+        ("{\"formwell\": 1,\n \"fields\": [{\"id\": \"a\", \"rules\": [{\"rule\": \"email\"} {}]}]}",
+         "fields[0].rules: line 2, column 53: expected ',' or ']' after an array element"),
+        (#"{"formwell": 1, "fields": [{"id": "a", "label": "é\x"}]}"#,
+         #"fields[0]: line 1, column 51: invalid escape '\x' in a string"#),
+        (#"{"formwell": 1, "fields": [{"id": "a", "id": "b"}]}"#, "fields[0].id: duplicate key"),
+        (#"{"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "email", "rule": "phone"}]}]}"#,
+         "fields[0].rules[0].rule: duplicate key"),
+        (#"{"formwell": 1, "formwell": 1, "fields": []}"#, "formwell: duplicate key"),
+        (#"{"formwell": 1.5, "fields": []}"#, "formwell: missing or not an integer: the spec format version, 1"),
+        (#"{"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "min_length", "length": 1e10}]}]}"#,
+         "fields[0].rules[0].length: 10000000000 is out of range (0 to 2147483647)"),
+        (#"{"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "min_length", "length": 2.5}]}]}"#,
+         "fields[0].rules[0].length: expected an integer, found a number"),
         (#"[1, 2]"#, "expected an object, found an array"),
     ])
     func errorsNameTheJSONPathAndTheProblem(json: String, expected: String) {
@@ -66,6 +79,17 @@ import Testing
             Issue.record("loaded a bad spec: \(json)")
         } catch {
             #expect(error.description == expected)
+        }
+    }
+
+    @Test func aWholeNumberIsAnIntegerWhateverItsSpelling() throws {
+        let spec = try FormSpec(json: #"{"formwell": 1.0, "fields": [{"id": "a", "rules": [{"rule": "min_length", "length": 0.8e1}]}]}"#)
+        #expect(spec.fields.first?.rules == [RuleSpec(.minLength(8))])
+    }
+
+    @Test func aSyntaxErrorPutsTheContainerInPathAndThePositionInProblem() {
+        #expect(throws: SpecError(path: "fields", problem: "line 1, column 28: unexpected end of input")) {
+            _ = try FormSpec(json: #"{"formwell": 1, "fields": ["#)
         }
     }
 

@@ -1,44 +1,49 @@
-import FoundationEssentials
-
-/// Any JSON value, decoded by FoundationEssentials' JSONDecoder, so the spec reader can walk it and
-/// name the exact path of whatever is wrong (a Codable model would only say "data corrupted").
-enum JSONValue: Decodable, Equatable {
+/// Any JSON value, as `JSONParser` reads it, so a reader such as the spec reader can walk it and name
+/// the exact path of whatever is wrong (a Codable model would only say "data corrupted").
+///
+/// Numbers keep their text exactly as written (no precision is lost, `1e400` is not an error) plus the
+/// value when it is a whole number that fits in `Int`. Objects keep their members in document order,
+/// duplicates included: what a duplicate key means is the reader's decision.
+public enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
-    case integer(Int)
-    case number(Double)
+    case number(text: String, integer: Int?)
     case string(String)
     case array([JSONValue])
-    case object([String: JSONValue])
+    case object([(key: String, value: JSONValue)])
 
-    init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int.self) {
-            self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
+    /// A number from an `Int`.
+    public static func integer(_ value: Int) -> JSONValue { .number(text: String(value), integer: value) }
+
+    /// The value of the first member named `key` when this is an object, else nil.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.key == key }?.value
     }
 
     /// How error messages name this kind of value.
-    var kindName: String {
+    public var kindName: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
-        case .integer, .number: return "a number"
+        case .number: return "a number"
         case .string: return "a string"
         case .array: return "an array"
         case .object: return "an object"
+        }
+    }
+
+    // Written out because tuples (the object members) are not Equatable.
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.number(let a, let aInteger), .number(let b, let bInteger)): return a == b && aInteger == bInteger
+        case (.string(let a), .string(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        default: return false
         }
     }
 }

@@ -1,17 +1,17 @@
-import FoundationEssentials
-
 /// JSON text → `FormSpec`, naming the JSON path of the first problem (`fields[2].rules[0].length: …`).
-/// Unknown keys are refused, so a misspelt `"mesage"` is an error rather than silently ignored.
+/// Unknown and duplicate keys are refused, so a misspelt `"mesage"` or a second `"id"` is an error
+/// rather than silently ignored. Syntax errors name the innermost container and the position:
+/// `fields[0].rules: line 2, column 49: unexpected end of input`.
 enum SpecReader {
     static func read(_ text: String) throws(SpecError) -> FormSpec {
         let root: JSONValue
         do {
-            root = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+            root = try JSONParser.parse(text)
         } catch {
-            throw SpecError(path: "", problem: "not valid JSON")
+            throw SpecError(path: error.path, problem: error.positionedMessage)
         }
         let top = try object(root, "", allowed: ["formwell", "fields", "$schema", "description"])
-        guard case .integer(let version)? = top["formwell"] else {
+        guard case .number(_, let version?)? = top["formwell"] else {
             throw SpecError(path: "formwell", problem: "missing or not an integer: the spec format version, \(FormSpec.version)")
         }
         guard version == FormSpec.version else {
@@ -51,15 +51,16 @@ enum SpecReader {
     ]
 
     private static func ruleSpec(_ value: JSONValue, _ path: String) throws(SpecError) -> RuleSpec {
-        guard case .object(let members) = value else {
+        guard case .object = value else {
             throw SpecError(path: path, problem: "expected a rule object, found \(value.kindName)")
         }
+        let members = try uniqueMembers(value, path)
         guard let name = try string(members["rule"], "\(path).rule") else {
             throw SpecError(path: "\(path).rule", problem: "missing: one of required, email, phone, min_length, max_length, regex, matches, custom")
         }
         var allowed: Set<String> = ["rule", "message"]
         if let parameter = parameters[name] { allowed.insert(parameter) }
-        _ = try object(value, path, allowed: allowed)
+        try refuseUnknownKeys(members, path, allowed: allowed)
         let message = try string(members["message"], "\(path).message")
         let kind: RuleSpec.Kind
         switch name {
@@ -78,15 +79,34 @@ enum SpecReader {
     }
 
     private static func object(_ value: JSONValue, _ path: String, allowed: Set<String>) throws(SpecError) -> [String: JSONValue] {
-        guard case .object(let members) = value else {
+        let members = try uniqueMembers(value, path)
+        try refuseUnknownKeys(members, path, allowed: allowed)
+        return members
+    }
+
+    /// The object's members by key; a key given twice is an error (the parser keeps duplicates, and
+    /// which one should win is anyone's guess).
+    private static func uniqueMembers(_ value: JSONValue, _ path: String) throws(SpecError) -> [String: JSONValue] {
+        guard case .object(let list) = value else {
             throw SpecError(path: path, problem: "expected an object, found \(value.kindName)")
         }
-        if let unknown = members.keys.filter({ !allowed.contains($0) }).sorted().first {
-            let prefix = path.isEmpty ? "" : "\(path)."
-            throw SpecError(path: "\(prefix)\(unknown)", problem: "unknown key (expected one of: \(allowed.sorted().joined(separator: ", ")))")
+        var members: [String: JSONValue] = [:]
+        members.reserveCapacity(list.count)
+        for (key, member) in list {
+            guard members.updateValue(member, forKey: key) == nil else {
+                throw SpecError(path: join(path, key), problem: "duplicate key")
+            }
         }
         return members
     }
+
+    private static func refuseUnknownKeys(_ members: [String: JSONValue], _ path: String, allowed: Set<String>) throws(SpecError) {
+        if let unknown = members.keys.filter({ !allowed.contains($0) }).sorted().first {
+            throw SpecError(path: join(path, unknown), problem: "unknown key (expected one of: \(allowed.sorted().joined(separator: ", ")))")
+        }
+    }
+
+    private static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     private static func string(_ value: JSONValue?, _ path: String) throws(SpecError) -> String? {
         switch value {
@@ -102,7 +122,7 @@ enum SpecReader {
     }
 
     private static func length(_ value: JSONValue?, _ path: String) throws(SpecError) -> Int {
-        guard case .integer(let count)? = value else {
+        guard case .number(_, let count?)? = value else {
             throw SpecError(path: path, problem: value == nil ? "missing" : "expected an integer, found \(value.map(\.kindName) ?? "nothing")")
         }
         guard count >= 0, count <= Int(Int32.max) else {
