@@ -141,6 +141,20 @@ typedef enum fw_rule_kind {
     FW_RULE_CUSTOM = 7,
 } fw_rule_kind;
 
+/** Bits of the per-cell flags fw_form_check_batch can write (out_cell_flags). */
+typedef enum fw_cell_flag {
+    /**
+     * The field's failing pattern stopped at its match limits (its message is "This value is too
+     * complex to check", not the rule's).
+     */
+    FW_CELL_LIMIT_EXCEEDED = 1,
+    /**
+     * The message is not the failing rule's fixed one (fw_form_rule_message) but a custom
+     * validator's own words: ask fw_form_batch_message for it.
+     */
+    FW_CELL_OWN_MESSAGE = 2,
+} fw_cell_flag;
+
 /* ---- Types (from Sources/CFormwellTypes/formwell_types.h) ---- */
 
 /**
@@ -229,6 +243,37 @@ typedef struct fw_rule {
     void *context;
     fw_destroy_fn destroy;
 } fw_rule;
+
+/**
+ * One field's values for every record of a batch (fw_form_check_batch), in the Apache Arrow layout
+ * of a string column, so Arrow arrays, NumPy buffers or plain C arrays pass without copying:
+ * record i's value is the UTF-8 bytes data[offsets[i] .. offsets[i+1]). Set `size` to
+ * sizeof(fw_column) in every element (the growth rule of fw_snapshot).
+ *
+ * The library checks everything it can before reading a value: offsets not negative, never
+ * decreasing, within data_size; every non-null value well-formed UTF-8. It cannot check that the
+ * arrays are as long as promised: offsets must hold record_count + 1 entries, validity
+ * (record_count + 7) / 8 bytes.
+ */
+typedef struct fw_column {
+    /** In: sizeof(fw_column) as the caller was compiled with. */
+    size_t size;
+    /** The field these values are for; NULL: the field whose index is this column's position. */
+    const char *field_id;
+    /** record_count + 1 offsets into data, each int32_t or int64_t (offset_size), aligned to it. */
+    const void *offsets;
+    /** The values' bytes; may be NULL when data_size is 0. */
+    const char *data;
+    /** Arrow validity bitmap (bit i of byte i / 8, least significant bit first; a clear bit is a
+        null, read as ""), or NULL when no value is null. */
+    const uint8_t *validity;
+    /** Bytes readable at data. */
+    size_t data_size;
+    /** 4 (int32_t offsets, Arrow's utf8) or 8 (int64_t, Arrow's large_utf8). */
+    int32_t offset_size;
+    /** Set to 0. */
+    int32_t reserved;
+} fw_column;
 
 /* ---- Library: version, status codes, errors ---- */
 
@@ -530,6 +575,44 @@ FW_API fw_status fw_field_update_at(fw_form *form, size_t index, const char *val
  * them all, and texts that do not fit are NULL as in fw_field_snapshot.
  */
 FW_API fw_status fw_form_snapshots(fw_form *form, fw_snapshot *snapshots, size_t capacity, size_t *out_count, char *buf, size_t buf_size, size_t *out_text_size);
+
+/* ---- Batches: many records checked as submits in one call ---- */
+
+/**
+ * Batch checking: many records judged as submits in one call, without touching the form's own
+ * values, phases or touched flags. Records come as columns (fw_column, the Arrow layout), one per
+ * field; a field no column names holds its initial value in every record. The form's lock is held
+ * for the whole call (other calls on the same form wait; custom validators calling back get
+ * FW_ERR_BUSY as usual).
+ */
+
+/**
+ * Checks record_count records. columns: column_count fw_column structs (at most one per field).
+ * threads: 0 uses every processor, 1 only the calling thread, n at most n threads (a form with
+ * custom rules always runs on the calling thread; small batches use fewer threads).
+ * Outputs, each optional (NULL): out_valid, record_count bytes (1 valid, 0 invalid);
+ * out_failing_rules, record_count * field count int32_t, record-major (record r, field f at
+ * r * field_count + f): the index of the failing rule (order of addition, from 0), -1 when the
+ * field passes; out_cell_flags, the same shape, fw_cell_flag bits; out_invalid_count.
+ * A malformed column fails with FW_ERR_INVALID_ARGUMENT (or FW_ERR_NULL_ARGUMENT) naming the
+ * column and the first record at fault, before anything is judged; the outputs are then unspecified.
+ */
+FW_API fw_status fw_form_check_batch(fw_form *form, const fw_column *columns, size_t column_count, size_t record_count, int32_t threads, uint8_t *out_valid, int32_t *out_failing_rules, uint8_t *out_cell_flags, size_t *out_invalid_count);
+
+/**
+ * The message the field at field_index shows for the record at index record of a batch (the same columns as
+ * given to fw_form_check_batch): "" when it passes. Judges that record alone, checking only its
+ * offsets and values; this is how to read a custom validator's own words (FW_CELL_OWN_MESSAGE).
+ * The text goes into buf as with fw_field_message; *out_length (if not NULL) gets its length.
+ */
+FW_API fw_status fw_form_batch_message(fw_form *form, const fw_column *columns, size_t column_count, size_t record_count, size_t record, size_t field_index, char *buf, size_t buf_size, size_t *out_length);
+
+/**
+ * The message rule rule_index of the field at field_index shows when it fails: the message given
+ * when the rule was added, else its default. (A custom rule without a message may word its own:
+ * see FW_CELL_OWN_MESSAGE.) Written into buf as with fw_field_message.
+ */
+FW_API fw_status fw_form_rule_message(fw_form *form, size_t field_index, size_t rule_index, char *buf, size_t buf_size, size_t *out_length);
 
 #ifdef __cplusplus
 }

@@ -31,8 +31,9 @@ SECTIONS = [
     ("FieldFunctions.swift", "Field events and queries"),
     ("IndexedFieldFunctions.swift", "Fields by index (the hot path)"),
     ("SnapshotFunctions.swift", "Snapshots: a field's whole state in one call"),
+    ("BatchFunctions.swift", "Batches: many records checked as submits in one call"),
 ]
-ENUM_FILES = ["Status.swift", "StateEnums.swift", "RuleKind.swift"]
+ENUM_FILES = ["Status.swift", "StateEnums.swift", "RuleKind.swift", "CellFlag.swift"]
 # Structs and callback typedefs: written in C (Swift imports them, so both share one layout) and
 # copied from between these markers.
 TYPES_HEADER = ROOT / "Sources" / "CFormwellTypes" / "formwell_types.h"

@@ -95,6 +95,7 @@ typedef struct fw_rule {
     void *context;
     fw_destroy_fn destroy;
 } fw_rule;
+
 /**
  * One field's values for every record of a batch (fw_form_check_batch), in the Apache Arrow layout
  * of a string column, so Arrow arrays, NumPy buffers or plain C arrays pass without copying:

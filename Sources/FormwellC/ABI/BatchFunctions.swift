@@ -11,7 +11,7 @@ import Formwell
 /// threads: 0 uses every processor, 1 only the calling thread, n at most n threads (a form with
 /// custom rules always runs on the calling thread; small batches use fewer threads).
 /// Outputs, each optional (NULL): out_valid, record_count bytes (1 valid, 0 invalid);
-/// out_failing_rules, record_count × field count int32_t, record-major (record r, field f at
+/// out_failing_rules, record_count * field count int32_t, record-major (record r, field f at
 /// r * field_count + f): the index of the failing rule (order of addition, from 0), -1 when the
 /// field passes; out_cell_flags, the same shape, fw_cell_flag bits; out_invalid_count.
 /// A malformed column fails with FW_ERR_INVALID_ARGUMENT (or FW_ERR_NULL_ARGUMENT) naming the
@@ -48,7 +48,7 @@ import Formwell
     }
 }
 
-/// The message the field at field_index shows for record `record` of a batch (the same columns as
+/// The message the field at field_index shows for the record at index `record` of a batch (the same columns as
 /// given to fw_form_check_batch): "" when it passes. Judges that record alone, checking only its
 /// offsets and values; this is how to read a custom validator's own words (FW_CELL_OWN_MESSAGE).
 /// The text goes into buf as with fw_field_message; *out_length (if not NULL) gets its length.
