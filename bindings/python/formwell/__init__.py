@@ -32,6 +32,7 @@ from .errors import (
     PatternError,
     UnknownFieldError,
 )
+from .batch import CheckResult
 from .form import Display, FieldState, Form, MatchLimits, Phase, Validity, live_forms
 from .rules import Custom, Email, Matches, MaxLength, MinLength, Phone, Regex, Required, Rule
 
@@ -48,12 +49,13 @@ def abi_version() -> int:
     return int(_lib.fw_abi_version())
 
 
-from . import errors as _errors, form as _form, rules as _rules  # noqa: E402
+from . import batch as _batch, errors as _errors, form as _form, rules as _rules  # noqa: E402
 
 # The public names: this module's own, then each submodule's public API.
 __all__ = (
     ["ABI_VERSION", "abi_version", "library_path", "library_version"]
     + _form.__all__
+    + _batch.__all__
     + [name for name in _rules.__all__ if name not in ("Validator", "ValidatorResult")]
     + [name for name in _errors.__all__ if name != "error_for_status"]
 )

@@ -35,6 +35,7 @@ from ctypes import (
     c_int32,
     c_int64,
     c_size_t,
+    c_uint8,
     c_uint32,
     c_void_p,
 )
@@ -172,6 +173,28 @@ def _struct_format(structure: Any, first: str, last: str) -> str:
 #: each other in the caller's buffer, each NUL-terminated, in this order (see fw_snapshot).
 SNAPSHOT = struct.Struct(_struct_format(fw_snapshot, "index", "value_length"))
 
+class fw_column(Structure):
+    """``struct fw_column``: one field's values for every record of a batch, in the Apache Arrow
+    layout of a string column (``fw_form_check_batch``). Set ``size`` to ``ctypes.sizeof(fw_column)``.
+    ``offsets`` and ``validity`` are addresses (``c_void_p``); ``data`` takes a ``bytes`` object as
+    is (no copy). The caller keeps the buffers they point into alive while the columns are used."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("field_id", c_char_p),
+        ("offsets", c_void_p),
+        ("data", c_char_p),
+        ("validity", c_void_p),
+        ("data_size", c_size_t),
+        ("offset_size", c_int32),
+        ("reserved", c_int32),
+    ]
+
+
+#: ``fw_cell_flag`` bits of fw_form_check_batch's out_cell_flags.
+FW_CELL_LIMIT_EXCEEDED = 1
+FW_CELL_OWN_MESSAGE = 2
+
 _buf = POINTER(c_char)  # char *buf: a ctypes string buffer (c_char array) or None
 _out_len = POINTER(c_size_t)
 
@@ -255,6 +278,17 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
         fw_status,
         [FormHandle, POINTER(fw_snapshot), c_size_t, _out_len, _buf, c_size_t, _out_len],
     ),
+    # batches: many records checked as submits in one call (Form.check_many)
+    "fw_form_check_batch": (
+        fw_status,
+        [FormHandle, POINTER(fw_column), c_size_t, c_size_t, c_int32, POINTER(c_uint8), POINTER(c_int32),
+         POINTER(c_uint8), _out_len],
+    ),
+    "fw_form_batch_message": (
+        fw_status,
+        [FormHandle, POINTER(fw_column), c_size_t, c_size_t, c_size_t, c_size_t, _buf, c_size_t, _out_len],
+    ),
+    "fw_form_rule_message": (fw_status, [FormHandle, c_size_t, c_size_t, _buf, c_size_t, _out_len]),
 }
 
 
@@ -269,6 +303,9 @@ OPTIONAL = frozenset({
     "fw_form_load_spec",
     "fw_form_export_spec",
     "fw_form_define_validator",
+    "fw_form_check_batch",
+    "fw_form_batch_message",
+    "fw_form_rule_message",
 })
 
 #: Which declared functions the loaded library lacks (filled in by :func:`load_library`).

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optional, Tuple, Union
 
-from . import _native
+from . import _native, batch
 from ._native import FW_ERR_UNKNOWN_FIELD, FW_OK, check, lib, read_string
 from .errors import InvalidArgumentError, InvalidHandleError
 from .rules import (
@@ -315,6 +315,11 @@ class Form:
         self._text_size = _TEXT_SIZE
         #: (capacity, text size) that the last states() call needed.
         self._states_sizes = (8, 1024)
+        #: field id -> initial value, of the fields added through this object (add_field,
+        #: load_spec): what check_many gives a record that lacks the key.
+        self._initials: Dict[str, str] = {}
+        #: (field index, rule index) -> the rule's fixed message (rules never change once added).
+        self._rule_messages: Dict[Tuple[int, int], str] = {}
         self._handle = handle
 
     # ---- lifetime ----
@@ -436,6 +441,7 @@ class Form:
                     if struct.kind == _native.FW_RULE_CUSTOM:
                         _release_context(struct.context)
         check(status)
+        self._initials[field_id] = initial or ""
 
     # ---- specs ----
 
@@ -465,7 +471,47 @@ class Form:
         """Adds a spec's fields and rules to this form, all or nothing (see :meth:`from_spec`)."""
         for name, validate in (validators or {}).items():
             self.define_validator(name, validate)
-        check(lib.fw_form_load_spec(self._h, _encode(_spec_text(spec), "spec")))
+        text = _spec_text(spec)
+        check(lib.fw_form_load_spec(self._h, _encode(text, "spec")))
+        import json
+
+        fields = (spec if isinstance(spec, Mapping) else json.loads(text)).get("fields") or []
+        for field in fields:  # accepted by the library, so well-formed
+            self._initials[field["id"]] = field.get("initial") or ""
+
+    # ---- many records at once ----
+
+    def check_many(self, data: "batch.Records", *, threads: int = 0) -> "batch.CheckResult":
+        """Checks many records at once, each as a submit (:meth:`validate`) of a fresh form holding
+        that record's values, in one library call (``fw_form_check_batch``): the rules run in the
+        library, on ``threads`` threads (0: every processor; 1: the calling thread; a form with a
+        :class:`formwell.Custom` rule always runs on the calling thread). The form's own values,
+        phases and touched flags are not changed.
+
+        ``data`` is either
+
+        - records: an iterable of dicts ``{field_id: value}``. A missing key stands for the
+          field's initial value (``""`` unless ``add_field(initial=...)`` or the spec set one);
+          ``None`` stands for ``""``; keys that are not fields are ignored; or
+        - columns: a dict ``{field_id: [value, ...]}``, every list as long (else ``ValueError``);
+          a field without a column holds its initial value; a key that is not a field raises
+          :class:`formwell.UnknownFieldError` (a ``KeyError``), as ``form[key]`` does.
+
+        Values are ``str`` or ``None``; anything else raises ``TypeError`` naming the record and
+        the field. Returns a :class:`formwell.CheckResult` (verdicts, and the messages a submit of
+        each record would show).
+        """
+        return batch.check_many(self, data, threads)
+
+    def _initial_values(self) -> Dict[str, str]:
+        return self._initials
+
+    def _rule_message(self, field: int, rule: int) -> str:
+        """The fixed message of rule ``rule`` of the field at ``field`` (cached)."""
+        handle = self._h
+        message = read_string(lambda buf, size, length: lib.fw_form_rule_message(handle, field, rule, buf, size, length))
+        self._rule_messages[field, rule] = message
+        return message
 
     def to_spec(self) -> Dict[str, Any]:
         """This form's definition (fields, labels, initial values, rules) as a spec dict.

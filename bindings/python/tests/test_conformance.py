@@ -76,3 +76,28 @@ def test_vector(path):
             assert form.validate() is record["valid"], f"{name} record {index}: valid"
             errors = {i: form.state(i).error for i in form.field_ids if form.state(i).error is not None}
             assert errors == record["errors"], f"{name} record {index}: errors"
+
+
+@pytest.mark.parametrize("threads", [0, 1])
+@pytest.mark.parametrize("path", VECTORS, ids=os.path.basename)
+def test_vector_records_check_many(path, threads):
+    """Every vector's records at once through Form.check_many, as records and as columns."""
+    with open(path, encoding="utf-8") as file:
+        vector = json.load(file)
+    records = vector.get("records", [])
+    name = os.path.basename(path)
+    with Form.from_spec(vector["spec"], validators=VALIDATORS) as form:
+        result = form.check_many([record["values"] for record in records], threads=threads)
+        assert len(result) == len(records)
+        assert result.valid == [record["valid"] for record in records], name
+        assert result.invalid_count == sum(not record["valid"] for record in records)
+        for index, record in enumerate(records):
+            assert result.errors(index) == record["errors"], f"{name} record {index}: errors"
+        # As columns: only records that give every field (a missing key means "initial value",
+        # which a column cannot say per record).
+        complete = [r for r in records if set(r["values"]) == set(form.field_ids)]
+        if complete:
+            columns = {field_id: [r["values"][field_id] for r in complete] for field_id in form.field_ids}
+            by_column = form.check_many(columns, threads=threads)
+            assert by_column.valid == [r["valid"] for r in complete], name
+            assert [by_column.errors(i) for i in range(len(complete))] == [r["errors"] for r in complete]

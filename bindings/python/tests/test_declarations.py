@@ -35,6 +35,9 @@ C_TYPES = {
     "uint32_t *": ctypes.POINTER(ctypes.c_uint32),
     "fw_snapshot *": ctypes.POINTER(_native.fw_snapshot),
     "const fw_rule *": ctypes.POINTER(_native.fw_rule),
+    "const fw_column *": ctypes.POINTER(_native.fw_column),
+    "uint8_t *": ctypes.POINTER(ctypes.c_uint8),
+    "int32_t *": ctypes.POINTER(ctypes.c_int32),
 }
 
 
@@ -117,6 +120,8 @@ MEMBER_TYPES = {
     "bool": (ctypes.c_bool,),
     "const char *": (ctypes.c_char_p, ctypes.c_void_p),
     "void *": (ctypes.c_void_p,),
+    "const void *": (ctypes.c_void_p,),
+    "const uint8_t *": (ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint8)),
     "fw_validate_fn": (_native.fw_validate_fn,),
     "fw_destroy_fn": (_native.fw_destroy_fn,),
 }
@@ -133,7 +138,7 @@ def header_struct(name):
     return members
 
 
-@pytest.mark.parametrize("name", ["fw_snapshot", "fw_rule"])
+@pytest.mark.parametrize("name", ["fw_snapshot", "fw_rule", "fw_column"])
 def test_structs_match_header(name):
     members = header_struct(name)
     structure = getattr(_native, name)

@@ -1,0 +1,313 @@
+"""Bulk validation: :meth:`formwell.Form.check_many` and the :class:`CheckResult` it returns.
+
+Records go to the library as columns in the Apache Arrow layout of a string column (one buffer of
+UTF-8 bytes per field and the offsets into it, ``fw_column``), checked as submits in one
+``fw_form_check_batch`` call, on every processor by default. The columns are built with C-speed
+operations per field (``str.join``, ``str.encode``, ``map``, ``itertools.accumulate``), never a
+Python statement per value unless a value is not a ``str`` (then ``None`` is read as ``""`` and any
+other type raises :class:`TypeError`). The rules themselves only ever run in the library.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Mapping
+from ctypes import byref, c_int32, c_size_t, c_uint8, sizeof
+from itertools import accumulate, repeat
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+
+from . import _native
+from ._native import FW_CELL_OWN_MESSAGE, check, lib, read_string
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .form import Form
+
+__all__ = ["CheckResult"]
+
+#: What :meth:`Form.check_many` accepts: records (mappings of field id to value) or columns
+#: (a mapping of field id to a sequence of values, all of the same length).
+Records = Union[Iterable[Mapping[str, Optional[str]]], Mapping[str, Sequence[Optional[str]]]]
+
+_COLUMN_SIZE = sizeof(_native.fw_column)
+_INT32_MAX = 2**31 - 1
+_dict_get = dict.get
+_encode = str.encode
+
+
+def _describe(value: Any) -> str:
+    return type(value).__name__
+
+
+def _clean(values: List[Any], where: str) -> List[str]:
+    """The slow path of a column whose values are not all ``str``: ``None`` becomes ``""``, any
+    other type raises TypeError naming the record (``where`` says how to name the rest)."""
+    cleaned = []
+    append = cleaned.append
+    for index, value in enumerate(values):
+        if isinstance(value, str):
+            append(value)
+        elif value is None:
+            append("")
+        else:
+            raise TypeError(f"record {index}{where} is {_describe(value)}, not str or None")
+    return cleaned
+
+
+def _column(values: List[Any], where: str) -> Tuple[bytes, array]:
+    """One field's values as (UTF-8 data, offsets): Arrow's string column (int32 offsets, or int64
+    beyond 2 GiB)."""
+    try:
+        joined = "".join(values)
+    except TypeError:
+        values = _clean(values, where)
+        joined = "".join(values)
+    if joined.isascii():  # one byte per character: the offsets are the characters'
+        data = joined.encode("ascii")
+        lengths: Iterable[int] = map(len, values)
+    else:
+        try:
+            encoded = list(map(_encode, values))
+        except UnicodeEncodeError:
+            for index, value in enumerate(values):
+                try:
+                    value.encode("utf-8")
+                except UnicodeEncodeError as error:
+                    error.reason += f" (record {index}{where})"
+                    raise
+            raise  # pragma: no cover - one of them failed above
+        data = b"".join(encoded)
+        lengths = map(len, encoded)
+    offsets = array("i" if len(data) <= _INT32_MAX else "q", accumulate(lengths, initial=0))
+    return data, offsets
+
+
+def _record_values(records: List[Any], field_id: str, initial: str) -> List[Any]:
+    """``record.get(field_id, initial)`` of every record, at C speed when they are all dicts."""
+    try:
+        return list(map(_dict_get, records, repeat(field_id), repeat(initial)))
+    except TypeError:
+        pass
+    values = []
+    for index, record in enumerate(records):
+        if not isinstance(record, Mapping):
+            raise TypeError(f"record {index} is {_describe(record)}, not a mapping of field id to str")
+        values.append(record.get(field_id, initial))
+    return values
+
+
+def check_many(form: "Form", data: Records, threads: int = 0) -> "CheckResult":
+    """See :meth:`formwell.Form.check_many`."""
+    if isinstance(threads, bool) or not isinstance(threads, int):
+        raise TypeError(f"threads must be an int, not {_describe(threads)}")
+    if threads < 0:
+        raise ValueError(f"threads is {threads}; use 0 for every processor")
+    handle = form._h
+    ids = form.field_ids
+    field_count = len(ids)
+    built: List[Tuple[Optional[bytes], bytes, array]] = []  # (field id or None = by position, data, offsets)
+    if isinstance(data, Mapping):
+        count: Optional[int] = None
+        first = None
+        for key, values in data.items():
+            form._index(key)  # an unknown column raises UnknownFieldError (a KeyError), as form[key]
+            if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+                raise TypeError(f"column {key!r} is {_describe(values)}, not a sequence of str")
+            values = values if isinstance(values, list) else list(values)
+            if count is None:
+                count, first = len(values), key
+            elif len(values) != count:
+                raise ValueError(f"column {key!r} has {len(values)} values but column {first!r} has {count}")
+            built.append((key.encode("utf-8"), *_column(values, f", column {key!r}")))
+        count = count or 0
+    elif isinstance(data, (str, bytes)):
+        raise TypeError(f"check_many takes records or columns, not {_describe(data)}")
+    else:
+        records = data if isinstance(data, list) else list(data)
+        count = len(records)
+        initials = form._initial_values()
+        for key in ids:
+            values = _record_values(records, key, initials.get(key, ""))
+            built.append((None, *_column(values, f", key {key!r}")))
+    if count > _INT32_MAX - 1:
+        raise ValueError(f"{count} records are too many for one call (at most {_INT32_MAX - 1})")
+
+    columns = (_native.fw_column * max(len(built), 1))()
+    for column, (field_id, values, offsets) in zip(columns, built):
+        column.size = _COLUMN_SIZE
+        column.field_id = field_id
+        column.offsets = offsets.buffer_info()[0]
+        column.data = values
+        column.data_size = len(values)
+        column.offset_size = offsets.itemsize
+    valid = bytearray(count)
+    cells = count * field_count
+    failing = array("i", bytes(4 * cells))
+    flags = bytearray(cells)
+    invalid = c_size_t(0)
+    if count:
+        valid_out = (c_uint8 * count).from_buffer(valid)
+        failing_out = (c_int32 * cells).from_buffer(failing) if cells else None
+        flags_out = (c_uint8 * cells).from_buffer(flags) if cells else None
+        check(lib.fw_form_check_batch(handle, columns, len(built), count, threads, valid_out, failing_out,
+                                      flags_out, byref(invalid)))
+        del valid_out, failing_out, flags_out  # (they hold exports of the buffers)
+    return CheckResult(form, ids, columns, len(built), built, count, valid, failing, bytes(flags), invalid.value)
+
+
+class CheckResult:
+    """The verdicts of :meth:`formwell.Form.check_many`: one per record, each exactly what a submit
+    (:meth:`formwell.Form.validate`) of that record into a fresh form would say.
+
+    - ``len(result)``: the number of records; ``result.valid``: a list of bool, one per record;
+      ``result.invalid_count`` / ``result.valid_count``.
+    - ``result.is_valid(i)``; ``result.errors(i)``: ``{field_id: message}`` of the fields a submit
+      of record ``i`` shows an error under (the display messages), in registration order; ``{}``
+      for a valid record. ``result.failing_rule(i, field_id)``: the position of the rule that
+      failed (from 0, in the order the rules were added), or ``None``.
+    - ``result.invalid()``: iterates ``(index, errors)`` over the invalid records, in order.
+    - A record index may be negative (from the end); out of range raises :class:`IndexError`.
+
+    The result keeps the columns it was checked on (and the form): a custom validator's own message
+    or a pattern's match-limit message is read on demand by judging that record again
+    (``fw_form_batch_message``), so ``errors`` needs the form open.
+    """
+
+    __slots__ = ("_form", "_ids", "_positions", "_columns", "_column_count", "_keep", "_count", "_valid",
+                 "_failing", "_flags", "_invalid_count", "_valid_list")
+
+    def __init__(self, form: "Form", ids: List[str], columns: Any, column_count: int, keep: Any, count: int,
+                 valid: bytearray, failing: array, flags: bytes, invalid_count: int) -> None:
+        self._form = form
+        self._ids = ids
+        self._positions: Optional[Dict[str, int]] = None
+        self._columns = columns
+        self._column_count = column_count
+        self._keep = keep  # the buffers the columns point into
+        self._count = count
+        self._valid = valid
+        self._failing = failing
+        self._flags = flags
+        self._invalid_count = invalid_count
+        self._valid_list: Optional[List[bool]] = None
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __repr__(self) -> str:
+        return (f"<formwell.CheckResult {self._count} records: {self._count - self._invalid_count} valid, "
+                f"{self._invalid_count} invalid>")
+
+    @property
+    def field_ids(self) -> List[str]:
+        """The form's field ids when the records were checked, in registration order."""
+        return list(self._ids)
+
+    @property
+    def valid(self) -> List[bool]:
+        """Whether each record is valid, in record order (a new list each time)."""
+        if self._valid_list is None:
+            self._valid_list = memoryview(self._valid).cast("?").tolist()
+        return list(self._valid_list)
+
+    @property
+    def invalid_count(self) -> int:
+        """How many records are invalid."""
+        return self._invalid_count
+
+    @property
+    def valid_count(self) -> int:
+        """How many records are valid."""
+        return self._count - self._invalid_count
+
+    def _record(self, index: int) -> int:
+        if isinstance(index, bool) or not isinstance(index, int):
+            try:
+                index = index.__index__()  # type: ignore[attr-defined]
+            except AttributeError:
+                raise TypeError(f"record indices are int, not {_describe(index)}") from None
+        count = self._count
+        if index < 0:
+            index += count
+        if not 0 <= index < count:
+            raise IndexError(f"record index out of range (the result has {count} records)")
+        return index
+
+    def is_valid(self, index: int) -> bool:
+        """Whether record ``index`` is valid."""
+        return self._valid[self._record(index)] == 1
+
+    def errors(self, index: int) -> Dict[str, str]:
+        """``{field_id: message}``: the errors a submit of record ``index`` shows, in registration
+        order (``{}`` when the record is valid)."""
+        index = self._record(index)
+        if self._valid[index]:
+            return {}
+        fields = len(self._ids)
+        start = index * fields
+        return self._errors(index, start, self._failing[start : start + fields])
+
+    def _errors(self, index: int, start: int, rules: Any) -> Dict[str, str]:
+        ids, flags, form = self._ids, self._flags, self._form
+        messages = form._rule_messages
+        errors = {}
+        for field, rule in enumerate(rules):
+            if rule < 0:
+                continue
+            if flags[start + field]:
+                errors[ids[field]] = self._cell_message(index, field)
+                continue
+            try:
+                errors[ids[field]] = messages[field, rule]
+            except KeyError:
+                errors[ids[field]] = form._rule_message(field, rule)
+        return errors
+
+    def _cell_message(self, index: int, field: int) -> str:
+        handle = self._form._h
+        columns, column_count, count = self._columns, self._column_count, self._count
+        return read_string(lambda buf, size, length: lib.fw_form_batch_message(
+            handle, columns, column_count, count, index, field, buf, size, length))
+
+    def failing_rule(self, index: int, field_id: str) -> Optional[int]:
+        """The position (from 0, in the order the rules were added) of the rule of ``field_id``
+        that record ``index`` fails, or ``None`` when that field passes. An unknown field raises
+        :class:`formwell.UnknownFieldError` (a ``KeyError``)."""
+        index = self._record(index)
+        positions = self._positions
+        if positions is None:
+            positions = self._positions = {key: position for position, key in enumerate(self._ids)}
+        try:
+            field = positions[field_id]
+        except (KeyError, TypeError):
+            from .errors import UnknownFieldError
+
+            raise UnknownFieldError(f"no field {field_id!r} in the checked form", _native.FW_ERR_UNKNOWN_FIELD) from None
+        rule = self._failing[index * len(self._ids) + field]
+        return None if rule < 0 else rule
+
+    def own_message(self, index: int, field_id: str) -> bool:
+        """Whether the message of ``field_id`` in record ``index`` is a custom validator's own words
+        (not its rule's fixed message)."""
+        rule = self.failing_rule(index, field_id)
+        if rule is None:
+            return False
+        field = self._positions[field_id]  # type: ignore[index]
+        return bool(self._flags[self._record(index) * len(self._ids) + field] & FW_CELL_OWN_MESSAGE)
+
+    def invalid(self) -> Iterator[Tuple[int, Dict[str, str]]]:
+        """``(index, errors)`` of every invalid record, in record order."""
+        valid, failing, fields = self._valid, self._failing, len(self._ids)
+        find = valid.find
+        index = find(0)
+        while index >= 0:
+            start = index * fields
+            yield index, self._errors(index, start, failing[start : start + fields])
+            index = find(0, index + 1)
+
+    def invalid_indices(self) -> List[int]:
+        """The indices of the invalid records, in order."""
+        found, find, index = [], self._valid.find, self._valid.find(0)
+        while index >= 0:
+            found.append(index)
+            index = find(0, index + 1)
+        return found
