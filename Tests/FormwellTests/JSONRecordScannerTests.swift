@@ -76,6 +76,18 @@ import Testing
         #expect(inLine == [true, false])
     }
 
+    /// Strings are skimmed eight bytes at a time: a special byte at any position of a word is found.
+    @Test func specialBytesAreFoundWhereverTheyAreInALongString() throws {
+        for position in 0..<24 {
+            let prefix = String(repeating: "a", count: position)
+            #expect(try scan(#"{"k": "\#(prefix)\n\#(prefix)"}"#) == [Read(key: "k", value: prefix + "\n" + prefix, kind: .string)])
+            #expect(try scan(#"{"k": "\#(prefix)é~\#(prefix)"}"#) == [Read(key: "k", value: prefix + "é~" + prefix, kind: .string)])
+            #expect(error(#"{"k": "\#(prefix)\#tz"}"#)?.column == 8 + position)
+            #expect(error(Array(#"{"k": "\#(prefix)"#.utf8) + [0xFF] + Array("zzzzzzzzzz\"}".utf8))?.offset == 7 + position)
+            #expect(try scan(#"{"k": "\#(prefix)"}"#) == [Read(key: "k", value: prefix, kind: .string)])
+        }
+    }
+
     @Test func theScratchBufferIsReusedAcrossLines() throws {
         var scanner = JSONRecordScanner()
         for index in 0..<200 {
