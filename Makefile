@@ -9,8 +9,8 @@ SWIFT      ?= swift
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 
-# The version lives in one place, the Swift sources of the C ABI.
-VERSION    := $(shell sed -n 's/.*formwellVersion: StaticString = "\([0-9.]*\)".*/\1/p' Sources/FormwellC/ABI/LibraryFunctions.swift)
+# The version lives in one place, the engine's Sources/Formwell/Version.swift.
+VERSION    := $(shell sed -n 's/.*formwellVersion: StaticString = "\([0-9.]*\)".*/\1/p' Sources/Formwell/Version.swift)
 MAJOR      := $(firstword $(subst ., ,$(VERSION)))
 SONAME     := libformwell.so.$(MAJOR)
 

@@ -24,9 +24,9 @@ extern "C" {
 
 /** Version of this header; fw_version() tells the version of the loaded library. */
 #define FW_VERSION_MAJOR 0
-#define FW_VERSION_MINOR 2
+#define FW_VERSION_MINOR 3
 #define FW_VERSION_PATCH 0
-#define FW_VERSION_STRING "0.2.0"
+#define FW_VERSION_STRING "0.3.0"
 /** ABI number of this header; fw_abi_version() tells the loaded library's. */
 #define FW_ABI_VERSION 1
 
@@ -276,6 +276,8 @@ typedef struct fw_column {
 } fw_column;
 
 /* ---- Library: version, status codes, errors ---- */
+
+/** The library version, "MAJOR.MINOR.PATCH", is `formwellVersion` in Sources/Formwell/Version.swift. */
 
 /** The library version as a static NUL-terminated string ("MAJOR.MINOR.PATCH"); never free it. */
 FW_API const char *fw_version(void);

@@ -151,10 +151,11 @@ def c_types():
 
 def version():
     text = (ABI_DIR / "LibraryFunctions.swift").read_text()
-    v = re.search(r'formwellVersion: StaticString = "(\d+)\.(\d+)\.(\d+)"', text)
+    v = re.search(r'formwellVersion: StaticString = "(\d+)\.(\d+)\.(\d+)"',
+                  (ROOT / "Sources" / "Formwell" / "Version.swift").read_text())
     abi = re.search(r"formwellABIVersion: Int32 = (\d+)", text)
     if not v or not abi:
-        fail("version constants not found in LibraryFunctions.swift")
+        fail("version constants not found in Sources/Formwell/Version.swift / LibraryFunctions.swift")
     return v.groups(), abi.group(1)
 
 

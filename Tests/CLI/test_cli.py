@@ -40,7 +40,7 @@ LOGIN_MIXED_DETAILS = [
     "line 2: email: Invalid email format",
     "line 4: email: This field is required",
     "line 4: password: Must be at least 8 characters",
-    "line 5: malformed: bad JSON",
+    "line 5: malformed: bad JSON at column 42: expected a value",
     "line 6: malformed: key 'password': expected a string",
     "line 7: malformed: invalid UTF-8 at byte 12",
     "line 8: email: This field is required",
@@ -100,12 +100,45 @@ def test_jsonl_json_report_exact():
         '{"errors":{},"line":1,"valid":true}',
         '{"errors":{"email":"Invalid email format"},"line":2,"valid":false}',
         '{"errors":{"email":"This field is required","password":"Must be at least 8 characters"},"line":4,"valid":false}',
-        '{"line":5,"malformed":"bad JSON"}',
+        '{"line":5,"malformed":"bad JSON at column 42: expected a value"}',
         '{"line":6,"malformed":"key \'password\': expected a string"}',
         '{"line":7,"malformed":"invalid UTF-8 at byte 12"}',
         '{"errors":{"email":"This field is required"},"line":8,"valid":false}',
         '{"errors":{},"line":9,"valid":true}',
         '{"errors":{"password":"Must be at least 8 characters"},"line":10,"valid":false}',
+        "",
+    ]
+
+
+def test_jsonl_scalars_are_their_json_text_and_syntax_is_strict(tmp_path):
+    """Numbers and booleans are taken as their JSON text; null reads as ""; arrays, objects,
+    trailing commas, comments and leading zeros make the line malformed, with the column."""
+    data = tmp_path / "scalars.jsonl"
+    data.write_bytes(
+        b'{"email": "a@b.co", "password": 123456789}\n'
+        b'{"email": "a@b.co", "password": true}\n'
+        b'{"email": "a@b.co", "password": -1.5e3}\n'
+        b'{"email": null, "password": "longenough"}\n'
+        b'{"email": "a@b.co", "password": "longenough",}\n'
+        b'{"email": "a@b.co", "password": 0123456789}\n'
+        b'{"email": "a@b.co", "password": {"x": 1}}\n'
+        b'{"email": "a@b.co"} // comment\n'
+        b'[1, 2]\n'
+        b'{"email": "a\\u00e9@b.co", "password": "longenough", "password": "short"}\n'
+    )
+    result = run("check", "--format", "json", "login.json", str(data))
+    assert result.returncode == 1
+    assert lines(result.stdout) == [
+        '{"errors":{},"line":1,"valid":true}',
+        '{"errors":{"password":"Must be at least 8 characters"},"line":2,"valid":false}',
+        '{"errors":{"password":"Must be at least 8 characters"},"line":3,"valid":false}',
+        '{"errors":{"email":"This field is required"},"line":4,"valid":false}',
+        '{"line":5,"malformed":"bad JSON at column 46: expected a string key"}',
+        '{"line":6,"malformed":"bad JSON at column 33: a number must not have leading zeros"}',
+        '{"line":7,"malformed":"key \'password\': expected a string"}',
+        '{"line":8,"malformed":"bad JSON at column 21: unexpected data after the JSON object"}',
+        '{"line":9,"malformed":"bad JSON at column 1: expected a JSON object"}',
+        '{"errors":{"email":"Invalid email format","password":"Must be at least 8 characters"},"line":10,"valid":false}',
         "",
     ]
 
@@ -377,3 +410,40 @@ def test_progress_on_a_terminal():
     assert out.decode() == "6000 records: 6000 valid, 0 invalid\n"
     assert b"\rchecked " in seen and b" records (" in seen
     assert seen.endswith(b"\r")  # cleared at the end
+
+
+def test_version_matches_the_library_version():
+    import re
+    version = re.search(r'formwellVersion: StaticString = "([0-9.]+)"',
+                        (pathlib.Path(__file__).resolve().parents[2] / "Sources/Formwell/Version.swift").read_text()).group(1)
+    for flag in ("--version", "-V"):
+        result = run(flag)
+        assert result.returncode == 0
+        assert result.stdout.decode() == f"formwell {version}\n"
+        assert result.stderr == b""
+
+
+def test_many_batches_keep_input_order_and_counts(tmp_path):
+    """40,000 lines cross several internal batches (16,384 records each): every line is reported
+    in order, malformed lines between records included, and the summary counts them all."""
+    rows, expected = [], []
+    for i in range(1, 40_001):
+        if i % 7 == 0:
+            rows.append('{"email": "x@y.co", "password": }')
+            expected.append(f'{{"line":{i},"malformed":"bad JSON at column 33: expected a value"}}')
+        elif i % 3 == 0:
+            rows.append(f'{{"email": "user{i}@example", "password": "longenough{i}"}}')
+            expected.append(f'{{"errors":{{"email":"Invalid email format"}},"line":{i},"valid":false}}')
+        else:
+            rows.append(f'{{"email": "user{i}@example.com", "password": "longenough{i}"}}')
+            expected.append(f'{{"errors":{{}},"line":{i},"valid":true}}')
+    data = tmp_path / "many.jsonl"
+    data.write_text("\n".join(rows) + "\n")
+    result = run("check", "--format", "json", "login.json", str(data))
+    assert result.returncode == 1
+    assert result.stdout.decode().splitlines() == expected
+    human = run("check", "login.json", str(data))
+    malformed = 40_000 // 7
+    invalid = sum(1 for i in range(1, 40_001) if i % 7 and i % 3 == 0)
+    assert f"40000 records: {40_000 - malformed - invalid} valid, {invalid} invalid, {malformed} malformed" \
+        in human.stdout.decode().splitlines()

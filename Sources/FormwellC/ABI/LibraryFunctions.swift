@@ -1,5 +1,6 @@
-/// The library version, "MAJOR.MINOR.PATCH".
-let formwellVersion: StaticString = "0.2.0"
+import Formwell
+
+// The library version, "MAJOR.MINOR.PATCH", is `formwellVersion` in Sources/Formwell/Version.swift.
 /// Bumped on any incompatible change of the C ABI; bindings check it on load.
 let formwellABIVersion: Int32 = 1
 

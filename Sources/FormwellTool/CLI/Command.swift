@@ -1,6 +1,7 @@
 /// What the command line asks for.
 enum Command: Equatable {
     case help
+    case version
     case checkHelp
     case check(CheckOptions)
 
@@ -12,6 +13,8 @@ enum Command: Equatable {
         switch first {
         case "-h", "--help", "help":
             return .help
+        case "-V", "--version", "version":
+            return .version
         case "check":
             return try parseCheck(Array(arguments.dropFirst()))
         default:

@@ -1,3 +1,5 @@
+import Formwell
+
 /// The texts of `formwell --help`, `formwell check --help` and the usage hints of usage errors.
 enum HelpText {
     static let checkUsage = "usage: formwell check [--format human|json] [--input jsonl|csv] SPEC DATA"
@@ -20,6 +22,7 @@ enum HelpText {
 
         Options:
           -h, --help        show this help; `formwell check --help` describes check
+          -V, --version     print the version (formwell \(formwellVersion)) and exit
 
         Exit status (check):
           0  every record is valid

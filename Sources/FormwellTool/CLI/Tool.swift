@@ -1,3 +1,5 @@
+import Formwell
+
 /// Top-level dispatch: parses the arguments, runs the command, maps every failure to an exit status.
 enum Tool {
     static func run(_ arguments: [String]) -> Int32 {
@@ -12,6 +14,11 @@ enum Tool {
         case .help, .checkHelp:
             let output = OutputBuffer(fd: 1)
             output.write(command == .help ? HelpText.main : HelpText.check)
+            output.flush()
+            return ExitStatus.allValid
+        case .version:
+            let output = OutputBuffer(fd: 1)
+            output.write("formwell \(formwellVersion)\n")
             output.flush()
             return ExitStatus.allValid
         case .check(let options):

@@ -1,14 +1,16 @@
 import Formwell
 
-/// SPEC → a pristine `Form`. Every problem is a `ToolError` "SPEC: path: problem" (exit status 2).
+/// SPEC → a pristine `Form` and the spec it came from. Every problem is a `ToolError`
+/// "SPEC: path: problem" (exit status 2).
 enum SpecLoader {
-    static func load(_ path: String) throws(ToolError) -> Form {
+    static func load(_ path: String) throws(ToolError) -> (form: Form, spec: FormSpec) {
         let bytes = try DataSource.readAll(path)
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ToolError("\(path): not valid UTF-8")
         }
         do {
-            return try Form(spec: FormSpec(json: text))
+            let spec = try FormSpec(json: text)
+            return (try Form(spec: spec), spec)
         } catch {
             var message = error.description
             if error.path.hasSuffix(".name"), error.problem.hasPrefix("no validator named") {

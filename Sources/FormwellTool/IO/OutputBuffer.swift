@@ -18,6 +18,12 @@ final class OutputBuffer {
         if bytes.count >= Self.capacity { flush() }
     }
 
+    /// Lets `body` append bytes directly (no String made on the way).
+    func append(_ body: (inout [UInt8]) -> Void) {
+        body(&bytes)
+        if bytes.count >= Self.capacity { flush() }
+    }
+
     func write(bytes more: [UInt8]) {
         bytes.append(contentsOf: more)
         if bytes.count >= Self.capacity { flush() }

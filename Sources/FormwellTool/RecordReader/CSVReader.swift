@@ -1,3 +1,5 @@
+import Formwell
+
 /// CSV as RFC 4180 describes it: a header row of field ids, then records; fields may be quoted
 /// (holding commas, doubled quotes and line breaks); records end with LF or CRLF. A record is
 /// numbered by the physical line it starts on. Blank lines between records are skipped.
@@ -11,9 +13,9 @@ struct CSVReader: RecordReader {
         self.lines = lines
     }
 
-    mutating func next() throws(ToolError) -> RecordItem? {
+    mutating func read(into batch: inout RecordBatch) throws(ToolError) -> Bool {
         if header == nil {
-            guard let row = try nextRow() else { return nil }
+            guard let row = try nextRow() else { return false }
             if let problem = row.problem {
                 throw ToolError("\(lines.name): line \(row.line): the header row is malformed: \(problem)")
             }
@@ -23,12 +25,17 @@ struct CSVReader: RecordReader {
             }
             header = row.fields
         }
-        guard let row = try nextRow(), let header else { return nil }
-        if let problem = row.problem { return .malformed(line: row.line, reason: problem) }
-        guard row.fields.count == header.count else {
-            return .malformed(line: row.line, reason: "expected \(header.count) \(Self.columns(header.count)), found \(row.fields.count)")
+        guard let row = try nextRow(), let header else { return false }
+        if let problem = row.problem {
+            batch.addMalformed(line: row.line, reason: problem)
+        } else if row.fields.count != header.count {
+            batch.addMalformed(line: row.line, reason: "expected \(header.count) \(Self.columns(header.count)), found \(row.fields.count)")
+        } else {
+            batch.beginRecord()
+            for (key, value) in zip(header, row.fields) { batch.stage(key: key, value: value) }
+            batch.endRecord(line: row.line)
         }
-        return .record(line: row.line, values: Array(zip(header, row.fields)))
+        return true
     }
 
     private static func columns(_ count: Int) -> String { count == 1 ? "column" : "columns" }
@@ -49,18 +56,22 @@ struct CSVReader: RecordReader {
         /// Bytes of the record before the current physical line (for UTF-8 offsets).
         var offset = 0
         while let line = try lines.nextLine() {
-            if row == nil {
+            var current: Row
+            if let row {
+                current = row
+            } else {
                 // Blank lines between records are skipped.
                 if line.isEmpty || (line.count == 1 && line.first == 0x0D) { continue }
-                row = Row(line: lines.lineNumber)
-            }
-            if row!.problem == nil, let bad = UTF8Check.firstInvalidOffset(line) {
-                row!.problem = "invalid UTF-8 at byte \(offset + bad + 1)"
+                current = Row(line: lines.lineNumber)
             }
             let complete = line.withUnsafeBufferPointer { bytes in
-                Self.scan(bytes, state: &state, row: &row!)
+                if current.problem == nil, let bad = ValidUTF8.firstInvalidOffset(bytes) {
+                    current.problem = "invalid UTF-8 at byte \(offset + bad + 1)"
+                }
+                return Self.scan(bytes, state: &state, row: &current)
             }
-            if complete { return row }
+            if complete { return current }
+            row = current
             offset += line.count + 1
         }
         guard var row else { return nil }

@@ -10,11 +10,21 @@ struct HumanReport: Reporter {
         self.fieldIDs = fieldIDs
     }
 
-    mutating func record(line: Int, outcome: RecordChecker.Outcome) {
-        for (field, message) in outcome.errors {
-            output.write("line \(line): \(fieldIDs[field]): \(message)\n")
-            wroteDetails = true
+    mutating func record(line: Int, verdicts: Verdicts, row: Int) {
+        guard !verdicts.isValid(row) else { return }
+        let ids = fieldIDs
+        output.append { bytes in
+            verdicts.forEachError(row) { field, message in
+                bytes.append(contentsOf: "line ".utf8)
+                DecimalText.append(line, to: &bytes)
+                bytes.append(contentsOf: ": ".utf8)
+                bytes.append(contentsOf: ids[field].utf8)
+                bytes.append(contentsOf: ": ".utf8)
+                bytes.append(contentsOf: verdicts.messages.text(field, message).utf8)
+                bytes.append(0x0A)
+            }
         }
+        wroteDetails = true
     }
 
     mutating func malformed(line: Int, reason: String) {

@@ -36,7 +36,7 @@ from .batch import CheckResult
 from .form import Display, FieldState, Form, MatchLimits, Phase, Validity, live_forms
 from .rules import Custom, Email, Matches, MaxLength, MinLength, Phone, Regex, Required, Rule
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 
 def library_version() -> str:

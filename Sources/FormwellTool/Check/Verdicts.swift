@@ -1,0 +1,69 @@
+import Formwell
+
+/// A checked batch as the reports read it: per record, valid or not and each failing field's
+/// message. Messages are the spec's (field, rule) texts, worked out once per run, or a cell's own
+/// (a pattern over its match limits).
+struct Verdicts {
+    let result: BatchResult
+    let messages: MessageTable
+    /// Cells with a message of their own (usually none).
+    private let own: [Int: String]
+
+    init(result: BatchResult, messages: MessageTable) {
+        self.result = result
+        self.messages = messages
+        own = result.ownMessages
+    }
+
+    func isValid(_ row: Int) -> Bool { result.isValid(record: row) }
+
+    /// Calls `body` with each failing field of `row` (registration order) and its message.
+    @inline(__always)
+    func forEachError(_ row: Int, _ body: (_ field: Int, _ message: Message) -> Void) {
+        let fields = result.fieldCount
+        let base = row * fields
+        for field in 0..<fields {
+            let rule = Int(result.failingRules[base + field])
+            guard rule >= 0 else { continue }
+            if !own.isEmpty, let text = own[base + field] {
+                body(field, .text(text))
+            } else {
+                body(field, .rule(rule))
+            }
+        }
+    }
+
+    enum Message {
+        /// The field's rule at this index: its text is in the message table.
+        case rule(Int)
+        case text(String)
+    }
+}
+
+/// Every (field, rule) message of the form, as text and as an escaped JSON string.
+struct MessageTable {
+    let texts: [[String]]
+    let json: [[[UInt8]]]
+
+    init(form: Form, spec: FormSpec) {
+        var texts: [[String]] = []
+        for (field, fieldSpec) in spec.fields.enumerated() {
+            texts.append(fieldSpec.rules.indices.map { (try? form.ruleMessage(field: field, rule: $0)) ?? "" })
+        }
+        self.texts = texts
+        json = texts.map { $0.map { text in
+            var bytes: [UInt8] = []
+            JSONWriter.appendString(text, to: &bytes)
+            return bytes
+        } }
+    }
+
+    func text(_ field: Int, _ message: Verdicts.Message) -> String {
+        switch message {
+        case .text(let text): return text
+        case .rule(let rule):
+            guard texts.indices.contains(field), texts[field].indices.contains(rule) else { return "" }
+            return texts[field][rule]
+        }
+    }
+}
