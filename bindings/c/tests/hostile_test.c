@@ -101,6 +101,28 @@ static void every_function(fw_form *form, fw_status expected) {
         CASE(fw_form_add_field_with_rules(form, "f", NULL, NULL, NULL, 0), expected);
         CHECK(contexts_destroyed == destroyed); /* refused: the caller keeps the context */
     }
+    /* The batch functions. */
+    {
+        static const int32_t offsets[2] = {0, 1};
+        fw_column column;
+        uint8_t valid = 7, flags = 7;
+        int32_t rule = 7;
+        memset(&column, 0, sizeof column);
+        column.size = sizeof column;
+        column.offsets = offsets;
+        column.data = "v";
+        column.data_size = 1;
+        column.offset_size = 4;
+        CASE(fw_form_check_batch(form, &column, 1, 1, 1, &valid, &rule, &flags, &n), expected);
+        CASE(fw_form_check_batch(form, NULL, 0, 0, 0, NULL, NULL, NULL, NULL), expected);
+        CHECK(valid == 7 && rule == 7 && flags == 7);
+        strcpy(buf, "stale");
+        CASE(fw_form_batch_message(form, &column, 1, 1, 0, 0, buf, sizeof buf, &n), expected);
+        CHECK_STR(buf, "");
+        strcpy(buf, "stale");
+        CASE(fw_form_rule_message(form, 0, 0, buf, sizeof buf, &n), expected);
+        CHECK_STR(buf, "");
+    }
     CASE(fw_field_value(form, "f", buf, sizeof buf, &n), expected);
     CHECK_STR(buf, ""); /* failed string calls leave "" in the buffer, never stale text */
 }
@@ -669,6 +691,253 @@ static void huge_update(fw_form *target) {
     free(texts);
 }
 
+/* ---- the batch functions on a live form ---- */
+
+/* One int32 column over static memory. */
+static fw_column batch_column(const char *id, const void *offsets, const char *data, size_t data_size) {
+    fw_column c;
+    memset(&c, 0, sizeof c);
+    c.size = sizeof c;
+    c.field_id = id;
+    c.offsets = offsets;
+    c.data = data;
+    c.data_size = data_size;
+    c.offset_size = 4;
+    return c;
+}
+
+/* `target` as new_functions left it (fields "x", "huge" [a-z]+ holding 10 MB, a 10 MB id, ...): lying,
+   NULL and malformed columns, out-of-range numbers; every refusal exact, and no call (not even a
+   successful batch) changes anything the form shows. */
+static void batch_functions(fw_form *target) {
+    static const char bad_ids[][8] = {"\x80", "ok\xC0\xAF", "\xE2\x82", "x\xFE"};
+    static const int64_t bad_id_offsets[] = {0, 2, 0, 1};
+    static const char data[] = "abcxyz";
+    int32_t good[4] = {0, 2, 4, 6}, lying[4] = {0, 2, 4, 600}, reversed[4] = {6, 4, 2, 0};
+    int32_t huge_offsets[4] = {0, INT32_MAX, INT32_MAX, INT32_MAX}, minimal[4] = {INT32_MIN, 0, 0, 0};
+    int64_t wide[4] = {0, 2, 4, (int64_t)1 << 40};
+    uint8_t valid[3], flags[64], bitmap = 0;
+    int32_t rules_out[64 + 1];
+    fw_column c[8];
+    char buf[128];
+    size_t fields = 0, n = 0, i, k;
+    uint8_t stride_buffer[3 * (sizeof(fw_column) + 16)];
+
+    CHECK_OK(fw_form_field_count(target, &fields));
+    CHECK(fields >= 3 && fields * 3 <= 64);
+    c[0] = batch_column("x", good, data, 6);
+    /* A good batch: the form is unchanged (hostile_case compares every field before and after). */
+    HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_OK);
+    CHECK(n == 3); /* "ab", "cx", "yz" in x; the other fields keep their values, and x has bounds 3..3 */
+    HCASE(target, fw_form_batch_message(target, c, 1, 3, 1, 0, buf, sizeof buf, &n), FW_OK);
+    HCASE(target, fw_form_rule_message(target, 0, 0, buf, sizeof buf, &n), FW_OK);
+    /* NULLs: columns with a count, a NULL field id is by position, NULL data / offsets. */
+    HCASE(target, fw_form_check_batch(target, NULL, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_check_batch(target, NULL, SIZE_MAX, 3, 0, NULL, NULL, NULL, NULL), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_batch_message(target, NULL, 1, 3, 0, 0, buf, sizeof buf, NULL), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_batch_message(target, c, 1, 3, 0, 0, NULL, 16, NULL), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_rule_message(target, 0, 0, NULL, 16, NULL), FW_ERR_NULL_ARGUMENT);
+    c[0] = batch_column("x", NULL, data, 6);
+    HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_NULL_ARGUMENT);
+    c[0] = batch_column("x", good, NULL, 6);
+    HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_NULL_ARGUMENT);
+    c[0] = batch_column("x", good, NULL, SIZE_MAX);
+    HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_NULL_ARGUMENT);
+    /* Lying columns: offsets past the data, decreasing, near INT32_MAX, negative, 2^40 as int64;
+       data_size smaller than the offsets promise, or absurdly large with no data. */
+    c[0] = batch_column("x", lying, data, 6);
+    HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
+    HCASE(target, fw_form_batch_message(target, c, 1, 3, 2, 0, buf, sizeof buf, NULL), FW_ERR_INVALID_ARGUMENT);
+    HCASE(target, fw_form_batch_message(target, c, 1, 3, 0, 0, buf, sizeof buf, NULL), FW_OK); /* record 0 is fine */
+    c[0] = batch_column("x", reversed, data, 6);
+    HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
+    c[0] = batch_column("x", huge_offsets, data, 6);
+    HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
+    c[0] = batch_column("x", minimal, data, 6);
+    HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
+    HCASE(target, fw_form_batch_message(target, c, 1, 3, 0, 0, buf, sizeof buf, NULL), FW_ERR_INVALID_ARGUMENT);
+    c[0] = batch_column("x", wide, data, 6);
+    c[0].offset_size = 8;
+    HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
+    c[0] = batch_column("x", good, data, 5);
+    HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
+    c[0] = batch_column("x", good, data, (size_t)INT64_MAX + 1);
+    HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
+    /* Offset sizes other than 4 and 8; reserved and validity don't matter for the shape. */
+    {
+        static const int32_t sizes[] = {0, 1, 2, 3, 5, 16, -4, INT32_MIN, INT32_MAX};
+        for (k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            c[0] = batch_column("x", good, data, 6);
+            c[0].offset_size = sizes[k];
+            HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
+            HCASE(target, fw_form_batch_message(target, c, 1, 3, 0, 0, buf, sizeof buf, NULL), FW_ERR_INVALID_ARGUMENT);
+        }
+    }
+    c[0] = batch_column("x", good, data, 6);
+    c[0].validity = &bitmap; /* every record null: "" in x, which has no required rule */
+    c[0].reserved = 12345;
+    HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_OK);
+    CHECK(rules_out[0] == -1 && rules_out[fields] == -1 && rules_out[2 * fields] == -1);
+    /* Misaligned out_failing_rules. */
+    c[0] = batch_column("x", good, data, 6);
+    HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, (int32_t *)(void *)((char *)rules_out + 2), flags, &n),
+          FW_ERR_INVALID_ARGUMENT);
+    /* Field ids: unknown, empty, malformed UTF-8 (with the offset), the 10 MB id's prefix, twice. */
+    c[0] = batch_column("missing", good, data, 6);
+    HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_UNKNOWN_FIELD);
+    HCASE(target, fw_form_batch_message(target, c, 1, 3, 0, 0, buf, sizeof buf, NULL), FW_ERR_UNKNOWN_FIELD);
+    c[0] = batch_column("", good, data, 6);
+    HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_UNKNOWN_FIELD);
+    c[0] = batch_column("aaaa", good, data, 6);
+    HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_UNKNOWN_FIELD);
+    for (k = 0; k < sizeof bad_ids / sizeof bad_ids[0]; k++) {
+        c[0] = batch_column("x", good, data, 6);
+        c[1] = batch_column(bad_ids[k], good, data, 6);
+        HCASE_AT(target, fw_form_check_batch(target, c, 2, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_UTF8,
+                 bad_id_offsets[k]);
+        HCASE_AT(target, fw_form_batch_message(target, c, 2, 3, 0, 0, buf, sizeof buf, NULL), FW_ERR_INVALID_UTF8,
+                 bad_id_offsets[k]);
+    }
+    c[0] = batch_column(NULL, good, data, 6);
+    c[1] = batch_column("x", good, data, 6);
+    HCASE(target, fw_form_check_batch(target, c, 2, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
+    /* Column counts and sizes: more columns than fields (up to SIZE_MAX), strides that break the rule. */
+    for (i = 0; i < 8; i++) c[i] = batch_column(NULL, good, data, 6);
+    HCASE(target, fw_form_check_batch(target, c, fields + 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
+    HCASE(target, fw_form_check_batch(target, c, SIZE_MAX, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
+    HCASE(target, fw_form_batch_message(target, c, SIZE_MAX, 3, 0, 0, buf, sizeof buf, NULL), FW_ERR_INVALID_ARGUMENT);
+    {
+        size_t sizes[] = {0, 8, sizeof(fw_column) - 8, sizeof(fw_column) + 4, SIZE_MAX};
+        for (k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            c[1].size = sizes[k]; /* differs from c[0].size */
+            HCASE(target, fw_form_check_batch(target, c, 2, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
+            c[1].size = sizeof(fw_column);
+            if (sizes[k] <= sizeof(fw_column)) { /* a larger stride would step past this array */
+                c[0].size = sizes[k];
+                HCASE(target, fw_form_check_batch(target, c, 2, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
+                c[0].size = sizeof(fw_column);
+            }
+        }
+    }
+    /* The growth rule: a caller's struct 16 bytes larger, every element the same size, works. */
+    memset(stride_buffer, 0xEE, sizeof stride_buffer);
+    for (i = 0; i < 3; i++) {
+        fw_column one = batch_column(NULL, good, data, 6);
+        one.size = sizeof(fw_column) + 16;
+        memcpy(stride_buffer + i * (sizeof(fw_column) + 16), &one, sizeof one);
+    }
+    HCASE(target, fw_form_check_batch(target, (const fw_column *)(void *)stride_buffer, 3, 3, 0, valid, rules_out,
+                                      flags, &n), FW_OK);
+    /* Numbers out of range. */
+    c[0] = batch_column("x", good, data, 6);
+    HCASE(target, fw_form_check_batch(target, c, 1, 3, -1, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
+    HCASE(target, fw_form_check_batch(target, c, 1, 3, INT32_MIN, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
+    HCASE(target, fw_form_check_batch(target, c, 1, 3, INT32_MAX, valid, rules_out, flags, &n), FW_OK);
+    HCASE(target, fw_form_check_batch(target, c, 1, SIZE_MAX, 0, NULL, NULL, NULL, &n), FW_ERR_INVALID_ARGUMENT);
+    HCASE(target, fw_form_check_batch(target, c, 1, (size_t)INT32_MAX, 0, NULL, NULL, NULL, &n), FW_ERR_INVALID_ARGUMENT);
+    HCASE(target, fw_form_check_batch(target, NULL, 0, (size_t)INT32_MAX, 0, NULL, NULL, NULL, &n), FW_ERR_INVALID_ARGUMENT);
+    HCASE(target, fw_form_batch_message(target, c, 1, SIZE_MAX, 0, 0, buf, sizeof buf, NULL), FW_ERR_INVALID_ARGUMENT);
+    {
+        size_t indexes[] = {3, (size_t)INT64_MAX, (size_t)INT64_MAX + 1, SIZE_MAX};
+        for (k = 0; k < sizeof indexes / sizeof indexes[0]; k++) {
+            HCASE(target, fw_form_batch_message(target, c, 1, 3, indexes[k], 0, buf, sizeof buf, NULL), FW_ERR_INVALID_ARGUMENT);
+            HCASE(target, fw_form_batch_message(target, c, 1, 3, 0, fields + indexes[k] - 3, buf, sizeof buf, NULL),
+                  FW_ERR_INVALID_ARGUMENT);
+            HCASE(target, fw_form_rule_message(target, fields + indexes[k] - 3, 0, buf, sizeof buf, NULL), FW_ERR_INVALID_ARGUMENT);
+            HCASE(target, fw_form_rule_message(target, 0, indexes[k] + 100, buf, sizeof buf, NULL), FW_ERR_INVALID_ARGUMENT);
+        }
+    }
+    HCASE(target, fw_form_rule_message(target, 2, 0, buf, sizeof buf, NULL), FW_ERR_INVALID_ARGUMENT); /* no rules */
+    CHECK_STR(buf, "");
+    CHECK_OK(fw_field_value(target, "x", buf, sizeof buf, NULL));
+    CHECK_STR(buf, "kept");
+}
+
+/* ---- a validator calling the batch functions ---- */
+
+typedef struct {
+    fw_form *form;
+    fw_form *other;
+    fw_status own_batch, own_message, own_rule, other_batch;
+    size_t other_invalid;
+    int calls;
+} reentry_batch;
+
+static int32_t reentering_batch(void *context, const char *value, size_t length, const char **out_message) {
+    reentry_batch *ctx = (reentry_batch *)context;
+    static const int32_t offsets[3] = {0, 1, 3};
+    fw_column column;
+    char buf[64];
+    uint8_t valid[2];
+    (void)value; (void)out_message;
+    ctx->calls++;
+    memset(&column, 0, sizeof column);
+    column.size = sizeof column;
+    column.offsets = offsets;
+    column.data = "abc";
+    column.data_size = 3;
+    column.offset_size = 4;
+    ctx->own_batch = fw_form_check_batch(ctx->form, &column, 1, 2, 1, valid, NULL, NULL, NULL);
+    ctx->own_message = fw_form_batch_message(ctx->form, &column, 1, 2, 0, 0, buf, sizeof buf, NULL);
+    ctx->own_rule = fw_form_rule_message(ctx->form, 0, 0, buf, sizeof buf, NULL);
+    ctx->other_batch = fw_form_check_batch(ctx->other, &column, 1, 2, 1, valid, NULL, NULL, &ctx->other_invalid);
+    return length > 1 ? FW_VERDICT_VALID : FW_VERDICT_INVALID;
+}
+
+static int32_t error_on_z(void *context, const char *value, size_t length, const char **out_message) {
+    (void)context; (void)out_message;
+    return length == 1 && value[0] == 'z' ? FW_VERDICT_ERROR : FW_VERDICT_VALID;
+}
+
+static void reentrant_batch(void) {
+    fw_form *form = NULL, *other = NULL;
+    reentry_batch ctx;
+    static const int32_t offsets[4] = {0, 1, 3, 4};
+    fw_column column[2];
+    uint8_t valid[3];
+    int32_t rules[6];
+    size_t invalid = 0;
+    memset(&ctx, 0, sizeof ctx);
+    CHECK_OK(fw_form_create(&form));
+    CHECK_OK(fw_form_create(&other));
+    CHECK_OK(fw_form_add_field(other, "o", NULL, NULL));
+    CHECK_OK(fw_field_add_min_length(other, "o", 2, NULL));
+    ctx.form = form;
+    ctx.other = other;
+    CHECK_OK(fw_form_add_field(form, "r", NULL, NULL));
+    CHECK_OK(fw_field_add_custom(form, "r", reentering_batch, &ctx, NULL, NULL));
+    CHECK_OK(fw_form_add_field(form, "e", NULL, NULL));
+    CHECK_OK(fw_field_add_custom(form, "e", error_on_z, NULL, NULL, NULL));
+    CHECK_OK(fw_field_focus(form, "r"));
+    CHECK_OK(fw_field_set_value(form, "r", "typed"));
+    memset(column, 0, sizeof column);
+    column[0].size = column[1].size = sizeof column[0];
+    column[0].offsets = column[1].offsets = offsets;
+    column[0].data = "xyzw";
+    column[0].data_size = 4;
+    column[0].offset_size = column[1].offset_size = 4;
+    column[1].data = "ab_z";
+    column[1].data_size = 4;
+    /* From inside a batch of its own form: every batch call on it is FW_ERR_BUSY; another form works. */
+    ctx.calls = 0;
+    HCASE(form, fw_form_check_batch(form, column, 1, 3, 0, valid, rules, NULL, &invalid), FW_OK);
+    CHECK(ctx.calls == 3 && invalid == 2 && valid[1] == 1 && rules[0] == 0 && rules[2] == -1);
+    CHECK(ctx.own_batch == FW_ERR_BUSY && ctx.own_message == FW_ERR_BUSY && ctx.own_rule == FW_ERR_BUSY);
+    CHECK(ctx.other_batch == FW_OK && ctx.other_invalid == 1);
+    /* And from an interactive call. */
+    ctx.own_batch = ctx.own_message = ctx.own_rule = FW_ERR_INTERNAL;
+    HCASE(form, fw_form_batch_message(form, column, 1, 3, 0, 0, NULL, 0, NULL), FW_OK);
+    CHECK(ctx.own_batch == FW_ERR_BUSY && ctx.own_message == FW_ERR_BUSY && ctx.own_rule == FW_ERR_BUSY);
+    CHECK_OK(fw_field_set_value(form, "r", "again"));
+    CHECK(ctx.own_batch == FW_ERR_BUSY && ctx.own_message == FW_ERR_BUSY && ctx.own_rule == FW_ERR_BUSY);
+    /* A validator that cannot decide fails the whole batch (FW_ERR_CALLBACK) and changes nothing. */
+    HCASE(form, fw_form_check_batch(form, column, 2, 3, 0, valid, rules, NULL, &invalid), FW_ERR_CALLBACK);
+    HCASE(form, fw_form_batch_message(form, column, 2, 3, 2, 1, NULL, 0, NULL), FW_ERR_CALLBACK);
+    HCASE(form, fw_form_batch_message(form, column, 2, 3, 1, 1, NULL, 0, NULL), FW_OK);
+    CHECK_OK(fw_form_free(form));
+    CHECK_OK(fw_form_free(other));
+}
+
 /* ---- a validator calling the new functions on the form it is validating ---- */
 
 typedef struct {
@@ -958,9 +1227,11 @@ int main(void) {
     huge_value(target);
     new_functions(target);
     huge_update(target);
+    batch_functions(target);
     catastrophic_patterns();
     misbehaving_callbacks();
     reentrant_new_functions();
+    reentrant_batch();
     crossing_validators();
     nested_validators();
     free_while_reading();
