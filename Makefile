@@ -41,11 +41,12 @@ setup:
 
 # The shared library: Swift runtime linked statically (no toolchain path in ldd), only fw_* exported
 # (scripts/exports.map), soname libformwell.so.MAJOR. Linked with the toolchain's lld: gold left the
-# localized engine symbols behind in .dynsym (as LOCAL entries), lld drops them.
+# localized engine symbols behind in .dynsym (as LOCAL entries), lld drops them. Debug info is left
+# out (--strip-debug: 10.7 -> 9.4 MB); the symbol table stays, so perf and callgrind still name functions.
 lib: setup $(LIB)
 $(LIB): $(SWIFT_SRC)
 	$(SWIFT) build -c release --product formwell -Xswiftc -static-stdlib -Xswiftc -use-ld=lld \
-	    -Xlinker --version-script=$(abspath scripts/exports.map) -Xlinker -soname=$(SONAME)
+	    -Xlinker --version-script=$(abspath scripts/exports.map) -Xlinker -soname=$(SONAME) -Xlinker --strip-debug
 	ln -sf libformwell.so $(RELEASE)/$(SONAME)
 	@touch $@
 
@@ -174,6 +175,8 @@ bench: lib
 	$(CBUILD)/keystroke_bench || status=1; \
 	$(CBUILD)/threads_bench || status=1; \
 	FORMWELL_LIBRARY=$(abspath $(LIB)) PYTHONPATH=$(abspath bindings/python) python3 bench/python_bench.py || status=1; \
+	$(MAKE) --no-print-directory cli || status=1; \
+	FORMWELL_LIBRARY=$(abspath $(LIB)) PYTHONPATH=$(abspath bindings/python) python3 bench/bulk_python.py || status=1; \
 	python3 bench/summary.py $$BENCH_ROWS; \
 	exit $$status
 
