@@ -3,7 +3,11 @@
  * Tests/Conformance/README.md) through the C ABI. For each vector: a new form, the starts_with_plus
  * validator (seed 02's example), the spec loaded with fw_form_load_spec, then every step's event and a
  * comparison of every field's state, is_valid and first_invalid with the step's `expect`.
- * `records` are not run here (they belong to `formwell check`).
+ * Then every vector's `records` go through the batch path: one fw_form_check_batch over columns built
+ * from them (a field some record names gets a column, by id, int32 and int64 offsets in turn; a record
+ * that leaves it out holds the field's initial value there; a field no record names has no column),
+ * messages through fw_form_rule_message, or fw_form_batch_message when the cell says
+ * FW_CELL_OWN_MESSAGE; each record's valid flag and errors must equal the vector's.
  *
  * Usage: conformance_runner VECTOR.json...
  * Prints one line per mismatch and a summary; exits 1 on any failure, 2 on a usage error.
@@ -17,7 +21,7 @@
 
 #include "formwell.h"
 
-static long g_vectors, g_steps, g_checks, g_failures;
+static long g_vectors, g_steps, g_records, g_checks, g_failures;
 
 /* ---- the starts_with_plus named validator ---- */
 
@@ -360,6 +364,139 @@ static void run_step(const char *file, long index, fw_form *form, json_t *step, 
     free(first);
 }
 
+/* ---- records through the batch path ---- */
+
+/* The field's initial value in the spec ("" when it has none). */
+static const char *initial_value(json_t *spec, const char *id) {
+    json_t *fields = json_object_get(spec, "fields"), *field;
+    size_t i;
+    json_array_foreach(fields, i, field) {
+        const char *fid = json_string_value(json_object_get(field, "id"));
+        if (fid != NULL && strcmp(fid, id) == 0) {
+            const char *initial = json_string_value(json_object_get(field, "initial"));
+            return initial != NULL ? initial : "";
+        }
+    }
+    return "";
+}
+
+static void run_records(const char *file, fw_form *form, json_t *spec, json_t *records, char **ids, size_t count) {
+    size_t n = json_array_size(records), f, r, used = 0, invalid = 0;
+    fw_column *columns = calloc(count > 0 ? count : 1, sizeof *columns);
+    void **offsets = calloc(count > 0 ? count : 1, sizeof *offsets);
+    char **data = calloc(count > 0 ? count : 1, sizeof *data);
+    uint8_t *valid = malloc(n > 0 ? n : 1), *flags = malloc(n * count > 0 ? n * count : 1);
+    int32_t *rules = malloc((n * count > 0 ? n * count : 1) * sizeof *rules);
+    fw_status status;
+    if (!columns || !offsets || !data || !valid || !flags || !rules) {
+        failure(file, -1, "(records)", "memory", "enough", "out of memory");
+        goto done;
+    }
+    for (f = 0; f < count; f++) {
+        size_t size = 0, at = 0;
+        int named = 0, wide = used % 2 == 1;
+        json_t *record;
+        json_array_foreach(records, r, record) {
+            const char *v = json_string_value(json_object_get(json_object_get(record, "values"), ids[f]));
+            if (v != NULL) named = 1;
+            size += strlen(v != NULL ? v : initial_value(spec, ids[f]));
+        }
+        if (!named) continue; /* no column: every record holds the initial value */
+        offsets[used] = malloc((n + 1) * 8);
+        data[used] = malloc(size > 0 ? size : 1);
+        if (!offsets[used] || !data[used]) {
+            failure(file, -1, "(records)", "memory", "enough", "out of memory");
+            used++;
+            goto done;
+        }
+        json_array_foreach(records, r, record) {
+            const char *v = json_string_value(json_object_get(json_object_get(record, "values"), ids[f]));
+            if (v == NULL) v = initial_value(spec, ids[f]);
+            if (wide) ((int64_t *)offsets[used])[r] = (int64_t)at;
+            else ((int32_t *)offsets[used])[r] = (int32_t)at;
+            memcpy(data[used] + at, v, strlen(v));
+            at += strlen(v);
+        }
+        if (wide) ((int64_t *)offsets[used])[n] = (int64_t)at;
+        else ((int32_t *)offsets[used])[n] = (int32_t)at;
+        columns[used].size = sizeof columns[used];
+        columns[used].field_id = ids[f];
+        columns[used].offsets = offsets[used];
+        columns[used].data = data[used];
+        columns[used].data_size = at;
+        columns[used].offset_size = wide ? 8 : 4;
+        used++;
+    }
+    status = fw_form_check_batch(form, columns, used, n, 0, valid, rules, flags, &invalid);
+    if (status != FW_OK) {
+        status_failure(file, -1, "(records)", "fw_form_check_batch", status);
+        goto done;
+    }
+    for (r = 0; r < n; r++) {
+        json_t *record = json_array_get(records, r), *jvalid = json_object_get(record, "valid");
+        json_t *errors = json_object_get(record, "errors");
+        char where[64];
+        const char *key;
+        json_t *message;
+        g_records++;
+        snprintf(where, sizeof where, "record %zu", r);
+        if (!json_is_boolean(jvalid) || !json_is_object(errors)) {
+            failure(file, -1, where, "shape", "\"valid\" boolean and \"errors\" object", "missing");
+            continue;
+        }
+        g_checks++;
+        if (json_is_true(jvalid) != (valid[r] == 1)) {
+            failure(file, -1, where, "batch valid", bool_name(json_is_true(jvalid)), bool_name(valid[r] == 1));
+        }
+        for (f = 0; f < count; f++) {
+            char label[300], by_rule[512], by_record[512];
+            const char *want = json_string_value(json_object_get(errors, ids[f]));
+            const char *got = "";
+            int32_t rule = rules[r * count + f];
+            snprintf(label, sizeof label, "record %zu: %s", r, ids[f]);
+            status = fw_form_batch_message(form, columns, used, n, r, f, by_record, sizeof by_record, NULL);
+            if (status != FW_OK) {
+                status_failure(file, -1, label, "fw_form_batch_message", status);
+                continue;
+            }
+            if (rule >= 0) {
+                status = fw_form_rule_message(form, f, (size_t)rule, by_rule, sizeof by_rule, NULL);
+                if (status != FW_OK) {
+                    status_failure(file, -1, label, "fw_form_rule_message", status);
+                    continue;
+                }
+                got = (flags[r * count + f] & FW_CELL_OWN_MESSAGE) ? by_record : by_rule;
+            }
+            check_string(file, -1, label, "batch error", want != NULL ? want : "", got);
+            check_string(file, -1, label, "fw_form_batch_message", want != NULL ? want : "", by_record);
+        }
+        json_object_foreach(errors, key, message) {
+            int known = 0;
+            (void)message;
+            for (f = 0; f < count; f++) known |= strcmp(ids[f], key) == 0;
+            if (!known) failure(file, -1, where, "errors", "a field of the form", key);
+        }
+    }
+    {
+        size_t counted = 0;
+        for (r = 0; r < n; r++) counted += valid[r] == 0;
+        g_checks++;
+        if (counted != invalid) failure(file, -1, "(records)", "out_invalid_count", "the number of 0 flags", "another number");
+    }
+
+done:
+    for (f = 0; f < used; f++) {
+        free(offsets[f]);
+        free(data[f]);
+    }
+    free(columns);
+    free(offsets);
+    free(data);
+    free(valid);
+    free(flags);
+    free(rules);
+}
+
 /* ---- one vector file ---- */
 
 static void run_vector(const char *file) {
@@ -427,6 +564,10 @@ static void run_vector(const char *file) {
         g_steps++;
         run_step(file, (long)index, form, step, ids, count);
     }
+    /* After the steps on purpose: a batch reads the rules and initial values, never the form's state. */
+    if (json_is_array(json_object_get(root, "records"))) {
+        run_records(file, form, spec, json_object_get(root, "records"), ids, count);
+    }
 
 done:
     if (ids != NULL) {
@@ -448,7 +589,7 @@ int main(int argc, char **argv) {
         g_failures++;
         printf("conformance_runner: %lu forms still alive after the run\n", (unsigned long)fw_form_live_count());
     }
-    printf("conformance_runner: %ld vectors, %ld steps, %ld checks, %ld failures\n",
-           g_vectors, g_steps, g_checks, g_failures);
+    printf("conformance_runner: %ld vectors, %ld steps, %ld records (batch), %ld checks, %ld failures\n",
+           g_vectors, g_steps, g_records, g_checks, g_failures);
     return g_failures == 0 ? 0 : 1;
 }
