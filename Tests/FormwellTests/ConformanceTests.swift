@@ -50,6 +50,23 @@ import Testing
             }
             #expect(errors == record.errors, "\(file) record \(index): errors")
         }
+        // The same records through the batch path, on the form as the steps left it (a batch reads
+        // the rules and initial values, never the form's state) and on the pristine form.
+        let records = vector.records ?? []
+        if !records.isEmpty {
+            let stepped = try form.checkMany(records.map(\.values), threads: 0)
+            let fresh = try pristine.checkMany(records.map(\.values), threads: 1)
+            for (index, record) in records.enumerated() {
+                var errors: [String: String] = [:]
+                for (field, message) in stepped.errors(record: index) { errors[form.fieldIDs[field]] = message }
+                #expect(stepped.isValid(record: index) == record.valid, "\(file) record \(index): checkMany valid")
+                #expect(errors == record.errors, "\(file) record \(index): checkMany errors")
+                #expect(fresh.isValid(record: index) == record.valid, "\(file) record \(index): checkMany valid (pristine)")
+                #expect(fresh.errors(record: index).map(\.message) == stepped.errors(record: index).map(\.message),
+                        "\(file) record \(index): checkMany on the pristine form")
+            }
+            #expect(stepped.invalidCount == records.filter { !$0.valid }.count, "\(file): checkMany invalidCount")
+        }
     }
 
     private func apply(_ step: Step, to form: inout Form, _ label: String) throws {
