@@ -1,5 +1,5 @@
 """bulk_models: pydantic v2 models with the rules of examples/registration.json, for bench/bulk_python.py
-(row 7a) and bench/bulk_pydantic_check.py (row 7b).
+(row 8a) and bench/bulk_pydantic_check.py (row 8b).
 
 ``Registration``: the spec's rules in the spec's order, first failure wins, the spec's messages
 (``PydanticCustomError`` carries the message as is), ``confirm == password`` in a
@@ -8,7 +8,7 @@ initial values), validated too (``validate_default``); extra keys are ignored (p
 
 ``RegistrationConstraints``: the same verdicts from pydantic's built-in constraints (``min_length``,
 ``max_length``, ``pattern``, run by pydantic-core in Rust), pydantic's own messages: the fastest way
-pydantic has to say the same thing, for information (row 7a2).
+pydantic has to say the same thing, for information (row 8a2).
 
 Known differences from Formwell, by design of pydantic, not of this model:
 - a ``model_validator(mode="after")`` only runs when every field passed, so a record with a failing

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bulk_pydantic_check: the pydantic side of row 7b (bench/README.md), what `formwell check SPEC DATA
+"""bulk_pydantic_check: the pydantic side of row 8b (bench/README.md), what `formwell check SPEC DATA
 --format json` does, written the way a Python user would: read a JSONL file, validate each line with
 ``Registration.model_validate_json(line)`` (bench/bulk_models.py: the rules and messages of
 examples/registration.json), print one JSON verdict per line.

@@ -1,23 +1,23 @@
 #!/usr/bin/env python3
-"""bulk_python: rows 7a, 7a2 and 7b of bench/README.md, bulk validation against pydantic v2 (issue 10,
+"""bulk_python: rows 8a, 8a2 and 8b of bench/README.md, bulk validation against pydantic v2 (issue 10,
 "Bulk validation faster than pydantic"), baselines measured in the same run on the same records.
 
-7a   ``Form.check_many`` over 100,000 dicts (examples/registration.json; records written by
+8a   ``Form.check_many`` over 100,000 dicts (examples/registration.json; records written by
      ``examples/generate_signups.py --count 100000``), including reading ``.valid`` and the errors of
      every invalid record, against ``Registration.model_validate(d)`` (bench/bulk_models.py: the
      spec's rules and messages) over the same dicts with a try/except per record. Throughput in
      thousands of records per second, best of 5 interleaved rounds after a warm-up; target >= 2x.
-7a2  the same against ``RegistrationConstraints`` (pydantic-core's built-in constraints, its own
+8a2  the same against ``RegistrationConstraints`` (pydantic-core's built-in constraints, its own
      messages): pydantic at its fastest, for information.
-7b   whole processes: ``.build/bin/formwell check examples/registration.json DATA --format json``
+8b   whole processes: ``.build/bin/formwell check examples/registration.json DATA --format json``
      against ``python3 bench/bulk_pydantic_check.py DATA`` (model_validate_json per line, one
      json.dumps verdict per line), both writing to /dev/null; median of 5 interleaved runs,
      records per second and peak RSS of each (``os.wait4``); target >= 1.5x. Runs whatever
      .build/bin/formwell is (``make bench`` runs ``make cli`` first).
 
 Sanity checks (a failure makes the exit status 1): Formwell's verdicts and pydantic's agree record
-by record (7a, 7a2), the CLI's JSON verdicts agree with check_many's and with the pydantic script's
-(7b), a row that could not be measured. Messages are compared too and the differences explained in
+by record (8a, 8a2), the CLI's JSON verdicts agree with check_many's and with the pydantic script's
+(8b), a row that could not be measured. Messages are compared too and the differences explained in
 notes, not failed: pydantic's model validator does not run when a field already failed.
 
 When pydantic cannot be imported, a venv is made under .build/bench-venv, pydantic is installed
@@ -115,7 +115,7 @@ def load_records() -> list:
         return [json.loads(line) for line in data]
 
 
-# ---- row 7a: check_many against model_validate, in-process ----
+# ---- row 8a: check_many against model_validate, in-process ----
 
 
 def formwell_pass(form, records):
@@ -158,7 +158,7 @@ def compare_messages(form, records, models, result) -> None:
         else:
             other += 1
             example = example or (index, ours, theirs)
-    note("7a", f"messages: the same for {same:,} of {len(records):,} records; {skipped_match:,} differ only by "
+    note("8a", f"messages: the same for {same:,} of {len(records):,} records; {skipped_match:,} differ only by "
                "\"Passwords don't match\", which pydantic's model_validator never says when another field "
                f"already failed (it does not run); {other:,} other differences"
                + (f" (first: record {example[0]}: formwell {example[1]}, pydantic {example[2]})" if example else ""))
@@ -185,9 +185,9 @@ def in_process_rows() -> None:
         differing = [i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b]
         if differing or len(theirs) != len(ours):
             first = differing[0] if differing else None
-            fail(f"7a: verdicts of check_many and pydantic {name} differ on {len(differing)} records"
+            fail(f"8a: verdicts of check_many and pydantic {name} differ on {len(differing)} records"
                  + (f" (first: record {first}: {records[first]!r}, formwell {ours[first]})" if differing else ""))
-    note("7a", f"verdicts: check_many and both pydantic models agree on every one of {len(records):,} records "
+    note("8a", f"verdicts: check_many and both pydantic models agree on every one of {len(records):,} records "
                f"({result.valid_count:,} valid, {result.invalid_count:,} invalid)" if not failures else
                "verdicts: DISAGREE (see above)")
     compare_messages(form, records, models, result)
@@ -208,11 +208,11 @@ def in_process_rows() -> None:
             times[name].append(time.perf_counter() - start)
     rate = {name: len(records) / min(spent) / 1e3 for name, spent in times.items()}
     median = {name: len(records) / statistics.median(spent) / 1e3 for name, spent in times.items()}
-    row("7a", "py bulk: check_many vs pydantic model_validate (100k)", rate["formwell"], rate["pydantic"],
+    row("8a", "py bulk: check_many vs pydantic model_validate (100k)", rate["formwell"], rate["pydantic"],
         "krec/s", 2)
-    row("7a2", "py bulk: check_many vs pydantic built-in constraints", rate["formwell"], rate["constraints"],
+    row("8a2", "py bulk: check_many vs pydantic built-in constraints", rate["formwell"], rate["constraints"],
         "krec/s", 2, judged=False)
-    note("7a", f"medians of {ROUNDS} rounds: formwell {median['formwell']:.1f} krec/s, pydantic "
+    note("8a", f"medians of {ROUNDS} rounds: formwell {median['formwell']:.1f} krec/s, pydantic "
                f"{median['pydantic']:.1f} krec/s ({median['formwell'] / median['pydantic']:.2f}x), constraints "
                f"{median['constraints']:.1f} krec/s ({median['formwell'] / median['constraints']:.2f}x); "
                "formwell's time includes .valid and the errors of every invalid record, pydantic's only the "
@@ -220,7 +220,7 @@ def in_process_rows() -> None:
     form.close()
 
 
-# ---- row 7b: whole processes ----
+# ---- row 8b: whole processes ----
 
 
 TIME = "/usr/bin/time"
@@ -278,15 +278,15 @@ def process_rows() -> None:
     script_verdicts = [v.get("valid") for v in outputs["script"]]
     if cli_verdicts != ours:
         differing = sum(a != b for a, b in zip(cli_verdicts, ours)) + abs(len(cli_verdicts) - len(ours))
-        fail(f"7b: the CLI's verdicts differ from check_many's on {differing} records "
+        fail(f"8b: the CLI's verdicts differ from check_many's on {differing} records "
              f"({len(cli_verdicts)} lines for {len(ours)} records)")
     if script_verdicts != ours:
         differing = sum(a != b for a, b in zip(script_verdicts, ours)) + abs(len(script_verdicts) - len(ours))
-        fail(f"7b: the pydantic script's verdicts differ from check_many's on {differing} records")
+        fail(f"8b: the pydantic script's verdicts differ from check_many's on {differing} records")
     cli_errors_same = sum(v.get("errors") == expected.errors(i) for i, v in enumerate(outputs["cli"][:len(ours)]))
-    note("7b", f"verdicts: the CLI, the pydantic script and check_many agree on every record"
+    note("8b", f"verdicts: the CLI, the pydantic script and check_many agree on every record"
          if cli_verdicts == script_verdicts == ours else "verdicts: DISAGREE (see above)")
-    note("7b", f"the CLI's messages equal check_many's on {cli_errors_same:,} of {len(ours):,} records")
+    note("8b", f"the CLI's messages equal check_many's on {cli_errors_same:,} of {len(ours):,} records")
     form.close()
 
     times = {"cli": [], "script": []}
@@ -305,8 +305,8 @@ def process_rows() -> None:
                 peaks[name] = max(peaks[name], peak)
     count = len(ours)
     rate = {name: count / statistics.median(spent) / 1e3 for name, spent in times.items()}
-    row("7b", "process: formwell check vs pydantic script (100k)", rate["cli"], rate["script"], "krec/s", 1.5)
-    note("7b", f"median of {ROUNDS} whole runs: formwell check {statistics.median(times['cli']):.3f} s, peak RSS "
+    row("8b", "process: formwell check vs pydantic script (100k)", rate["cli"], rate["script"], "krec/s", 1.5)
+    note("8b", f"median of {ROUNDS} whole runs: formwell check {statistics.median(times['cli']):.3f} s, peak RSS "
                f"{peaks['cli'] / 1024:.1f} MiB; pydantic script {statistics.median(times['script']):.3f} s "
                f"(best {min(times['script']):.3f} s), peak RSS {peaks['script'] / 1024:.1f} MiB{env_note}")
 
@@ -324,8 +324,8 @@ def main() -> int:
     ensure_pydantic()
     sys.path.insert(0, BENCH)
     ensure_data()
-    guarded("7a", in_process_rows)
-    guarded("7b", process_rows)
+    guarded("8a", in_process_rows)
+    guarded("8b", process_rows)
     if failures:
         print(f"bulk_python: {failures} sanity check(s) failed", file=sys.stderr)
         return 1
