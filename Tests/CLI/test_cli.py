@@ -290,7 +290,7 @@ def test_empty_input():
 # MARK: Spec and usage errors (exit 2)
 
 @pytest.mark.parametrize("spec, message", [
-    ("bad_json_spec.json", "formwell: bad_json_spec.json: fields[0].rules: line 2, column 49: unexpected end of input"),
+    ("bad_json_spec.json", "formwell: bad_json_spec.json: fields[0].rules: line 3, column 1: unexpected end of input"),
     ("bad_regex_spec.json", "formwell: bad_regex_spec.json: fields[1].rules[1].pattern: missing closing parenthesis"),
     ("custom_rule_spec.json", "formwell: custom_rule_spec.json: fields[0].rules[1].name: no validator named 'strong_password' is defined"),
     ("no_such_spec.json", "formwell: no_such_spec.json: No such file or directory"),
