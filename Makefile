@@ -62,6 +62,7 @@ check-header: lib
 	$(CC) $(C_STRICT) -Iinclude -c $(CBUILD)/header_c.c -o $(CBUILD)/header_c.o
 	cp $(CBUILD)/header_c.c $(CBUILD)/header_cxx.cpp
 	$(CXX) $(CXX_STRICT) -Iinclude -c $(CBUILD)/header_cxx.cpp -o $(CBUILD)/header_cxx.o
+	$(CC) $(C_STRICT) -include stdint.h -include stddef.h -include stdbool.h -fsyntax-only -x c include/formwell_ffi.h
 
 $(CBUILD)/%: bindings/c/examples/%.c include/formwell.h $(LIB)
 	@mkdir -p $(CBUILD)
@@ -102,6 +103,7 @@ install: lib
 	ln -sf libformwell.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libformwell.so
 	install -m 644 include/formwell.h $(DESTDIR)$(PREFIX)/include/formwell.h
+	install -m 644 include/formwell_ffi.h $(DESTDIR)$(PREFIX)/include/formwell_ffi.h
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' bindings/c/formwell.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/formwell.pc
 	chmod 644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/formwell.pc
@@ -109,6 +111,7 @@ install: lib
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libformwell.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME) \
 	      $(DESTDIR)$(PREFIX)/lib/libformwell.so $(DESTDIR)$(PREFIX)/include/formwell.h \
+	      $(DESTDIR)$(PREFIX)/include/formwell_ffi.h \
 	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/formwell.pc
 
 test-swift: setup

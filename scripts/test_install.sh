@@ -37,7 +37,7 @@ echo "test_install: built and ran $built example binaries (${#compilers[@]} comp
 # DESTDIR staging puts the same files under DESTDIR/PREFIX; uninstall removes exactly them.
 make --no-print-directory install DESTDIR="$work/stage" PREFIX=/usr/local >/dev/null
 staged=$(cd "$work/stage" && find . \( -type f -o -type l \) | sort)
-expected=$(printf '%s\n' ./usr/local/include/formwell.h ./usr/local/lib/libformwell.so \
+expected=$(printf '%s\n' ./usr/local/include/formwell.h ./usr/local/include/formwell_ffi.h ./usr/local/lib/libformwell.so \
   "./usr/local/lib/libformwell.so.${version%%.*}" "./usr/local/lib/libformwell.so.$version" \
   ./usr/local/lib/pkgconfig/formwell.pc | sort)
 [ "$staged" = "$expected" ] || { echo "DESTDIR install wrote:"; echo "$staged"; exit 1; } >&2
@@ -45,7 +45,7 @@ make --no-print-directory uninstall DESTDIR="$work/stage" PREFIX=/usr/local >/de
 left=$(cd "$work/stage" && find . \( -type f -o -type l \))
 [ -z "$left" ] || { echo "uninstall left: $left" >&2; exit 1; }
 make --no-print-directory uninstall PREFIX="$prefix" >/dev/null
-echo "test_install: DESTDIR install wrote exactly 5 entries; uninstall removed them"
+echo "test_install: DESTDIR install wrote exactly 6 entries; uninstall removed them"
 
 # The complete program shown in bindings/c/README.md is the example built above, verbatim.
 python3 - <<'PY'
