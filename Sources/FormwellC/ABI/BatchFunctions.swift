@@ -16,6 +16,7 @@ import Formwell
 /// field passes; out_cell_flags, the same shape, fw_cell_flag bits; out_invalid_count.
 /// A malformed column fails with FW_ERR_INVALID_ARGUMENT (or FW_ERR_NULL_ARGUMENT) naming the
 /// column and the first record at fault, before anything is judged; the outputs are then unspecified.
+/// Returns: FW_OK and the outputs written; FW_ERR_INVALID_ARGUMENT or FW_ERR_NULL_ARGUMENT for a malformed column (the detail names column and record); FW_ERR_UNKNOWN_FIELD for a column naming no field; FW_ERR_CALLBACK when a custom validator fails; or a general error (see Conventions).
 @c public func fw_form_check_batch(
     _ form: OpaquePointer?, _ columns: UnsafePointer<fw_column>?, _ column_count: UInt, _ record_count: UInt,
     _ threads: Int32, _ out_valid: UnsafeMutablePointer<UInt8>?, _ out_failing_rules: UnsafeMutablePointer<Int32>?,
@@ -52,6 +53,7 @@ import Formwell
 /// given to fw_form_check_batch): "" when it passes. Judges that record alone, checking only its
 /// offsets and values; this is how to read a custom validator's own words (FW_CELL_OWN_MESSAGE).
 /// The text goes into buf as with fw_field_message; *out_length (if not NULL) gets its length.
+/// Returns: FW_OK; FW_ERR_BUFFER_TOO_SMALL; FW_ERR_INVALID_ARGUMENT for a record or field out of range or a malformed column; FW_ERR_CALLBACK; or a general error (see Conventions).
 @c public func fw_form_batch_message(
     _ form: OpaquePointer?, _ columns: UnsafePointer<fw_column>?, _ column_count: UInt, _ record_count: UInt,
     _ record: UInt, _ field_index: UInt, _ buf: UnsafeMutablePointer<CChar>?, _ buf_size: UInt,
@@ -75,6 +77,7 @@ import Formwell
 /// The message rule rule_index of the field at field_index shows when it fails: the message given
 /// when the rule was added, else its default. (A custom rule without a message may word its own:
 /// see FW_CELL_OWN_MESSAGE.) Written into buf as with fw_field_message.
+/// Returns: FW_OK; FW_ERR_BUFFER_TOO_SMALL; FW_ERR_INVALID_ARGUMENT for a field or rule index out of range; or a general error (see Conventions).
 @c public func fw_form_rule_message(
     _ form: OpaquePointer?, _ field_index: UInt, _ rule_index: UInt, _ buf: UnsafeMutablePointer<CChar>?,
     _ buf_size: UInt, _ out_length: UnsafeMutablePointer<UInt>?

@@ -8,17 +8,20 @@ import Formwell
 // FW_ERR_BUFFER_TOO_SMALL. On any other failure buf receives "".
 
 /// The field gains focus: stage 1 (lenient). The field that had focus is blurred first.
+/// Returns: FW_OK; FW_ERR_UNKNOWN_FIELD; FW_ERR_CALLBACK (nothing changes); or a general error (see Conventions).
 @c public func fw_field_focus(_ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?) -> fw_status {
     fieldEvent(form, field_id) { (form: inout Form, index: Int) throws(FormError) in try form.focus(at: index) }
 }
 
 /// The field loses focus: stage 2 (strict); the field counts as touched.
+/// Returns: FW_OK; FW_ERR_UNKNOWN_FIELD; FW_ERR_CALLBACK (nothing changes); or a general error (see Conventions).
 @c public func fw_field_blur(_ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?) -> fw_status {
     fieldEvent(form, field_id) { (form: inout Form, index: Int) throws(FormError) in try form.blur(at: index) }
 }
 
 /// Sets the value (typing or programmatic): stage 1 if the field is focused, else stage 2. Fields with
 /// a matches rule naming this field are re-checked.
+/// Returns: FW_OK; FW_ERR_UNKNOWN_FIELD; FW_ERR_INVALID_UTF8; FW_ERR_CALLBACK (nothing changes); or a general error (see Conventions).
 @c public func fw_field_set_value(
     _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?
 ) -> fw_status {
@@ -31,12 +34,14 @@ import Formwell
     }
 }
 
-/// Marks the field touched and runs its rules (seed 03's touch).
+/// Marks the field touched and runs its rules.
+/// Returns: FW_OK; FW_ERR_UNKNOWN_FIELD; FW_ERR_CALLBACK (nothing changes); or a general error (see Conventions).
 @c public func fw_field_touch(_ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?) -> fw_status {
     fieldEvent(form, field_id) { (form: inout Form, index: Int) throws(FormError) in try form.touch(at: index) }
 }
 
 /// Stores the field's phase in *out_phase.
+/// Returns: FW_OK and *out_phase set; FW_ERR_UNKNOWN_FIELD; or a general error (see Conventions).
 @c public func fw_field_phase(
     _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ out_phase: UnsafeMutablePointer<fw_phase>?
 ) -> fw_status {
@@ -44,6 +49,7 @@ import Formwell
 }
 
 /// Stores the field's validity in its current phase in *out_validity (FW_VALIDITY_EMPTY when idle).
+/// Returns: FW_OK and *out_validity set; FW_ERR_UNKNOWN_FIELD; or a general error (see Conventions).
 @c public func fw_field_validity(
     _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ out_validity: UnsafeMutablePointer<fw_validity>?
 ) -> fw_status {
@@ -51,6 +57,7 @@ import Formwell
 }
 
 /// Stores what a view should surface for the field in *out_display (FW_DISPLAY_NONE until touched).
+/// Returns: FW_OK and *out_display set; FW_ERR_UNKNOWN_FIELD; or a general error (see Conventions).
 @c public func fw_field_display(
     _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ out_display: UnsafeMutablePointer<fw_display>?
 ) -> fw_status {
@@ -58,6 +65,7 @@ import Formwell
 }
 
 /// Stores in *out_touched whether the field was blurred or touched since it was added or reset.
+/// Returns: FW_OK and *out_touched set; FW_ERR_UNKNOWN_FIELD; or a general error (see Conventions).
 @c public func fw_field_touched(
     _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ out_touched: UnsafeMutablePointer<Bool>?
 ) -> fw_status {
@@ -66,6 +74,7 @@ import Formwell
 
 /// Stores in *out_exceeded whether the field's current verdict comes from a pattern that hit its match
 /// limits (see fw_form_set_match_limits): the field is invalid because it could not be checked.
+/// Returns: FW_OK and *out_exceeded set; FW_ERR_UNKNOWN_FIELD; or a general error (see Conventions).
 @c public func fw_field_limit_exceeded(
     _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ out_exceeded: UnsafeMutablePointer<Bool>?
 ) -> fw_status {
@@ -73,6 +82,7 @@ import Formwell
 }
 
 /// Copies the message of the field's validity (FW_VALIDITY_INVALID) into buf; "" otherwise.
+/// Returns: FW_OK; FW_ERR_UNKNOWN_FIELD; FW_ERR_BUFFER_TOO_SMALL; or a general error (see Conventions).
 @c public func fw_field_message(
     _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ buf: UnsafeMutablePointer<CChar>?,
     _ buf_size: UInt, _ out_length: UnsafeMutablePointer<UInt>?
@@ -81,6 +91,7 @@ import Formwell
 }
 
 /// Copies the message to surface (FW_DISPLAY_ERROR) into buf; "" otherwise.
+/// Returns: FW_OK; FW_ERR_UNKNOWN_FIELD; FW_ERR_BUFFER_TOO_SMALL; or a general error (see Conventions).
 @c public func fw_field_display_message(
     _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ buf: UnsafeMutablePointer<CChar>?,
     _ buf_size: UInt, _ out_length: UnsafeMutablePointer<UInt>?
@@ -89,6 +100,7 @@ import Formwell
 }
 
 /// Copies the field's current value into buf.
+/// Returns: FW_OK; FW_ERR_UNKNOWN_FIELD; FW_ERR_BUFFER_TOO_SMALL; or a general error (see Conventions).
 @c public func fw_field_value(
     _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ buf: UnsafeMutablePointer<CChar>?,
     _ buf_size: UInt, _ out_length: UnsafeMutablePointer<UInt>?

@@ -2,6 +2,7 @@ import Formwell
 
 /// Creates an empty form and stores its handle in *out_form. Free it with fw_form_free.
 /// A handle may be used from any thread; calls on one form are serialized by the library.
+/// Returns: FW_OK and *out_form set; FW_ERR_INTERNAL when too many forms are alive; or a general error (see Conventions).
 @c public func fw_form_create(_ out_form: UnsafeMutablePointer<OpaquePointer?>?) -> fw_status {
     abiCall { () throws(ABIFailure) in
         guard let out_form else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument 'out_form' is NULL") }
@@ -15,6 +16,7 @@ import Formwell
 
 /// Frees a form and everything it owns, calling the destructors of custom validators' contexts.
 /// NULL is a no-op returning FW_OK; a handle already freed returns FW_ERR_INVALID_HANDLE and does nothing.
+/// Returns: FW_OK (also for NULL); FW_ERR_INVALID_HANDLE for a freed or forged handle; FW_ERR_BUSY from inside a custom validator of that form.
 @c public func fw_form_free(_ form: OpaquePointer?) -> fw_status {
     abiCall { () throws(ABIFailure) in
         guard form != nil else { return }
@@ -26,6 +28,7 @@ import Formwell
 /// equivalent spellings such as "\u00e9" and "e\u0301" name the same field). label: how messages of other fields name it
 /// (NULL: the id). initial_value: the value now and after fw_form_reset (NULL: empty).
 /// Add its rules with the fw_field_add_* functions.
+/// Returns: FW_OK; FW_ERR_DUPLICATE_FIELD; FW_ERR_INVALID_ARGUMENT for an empty id; or a general error (see Conventions).
 @c public func fw_form_add_field(
     _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ label: UnsafePointer<CChar>?,
     _ initial_value: UnsafePointer<CChar>?
@@ -40,7 +43,8 @@ import Formwell
     }
 }
 
-/// Marks every field touched and runs every rule (seed 03's touchAll).
+/// Marks every field touched and runs every rule.
+/// Returns: FW_OK; FW_ERR_CALLBACK when a custom validator fails (nothing changes); or a general error (see Conventions).
 @c public func fw_form_touch_all(_ form: OpaquePointer?) -> fw_status {
     abiCall { () throws(ABIFailure) in
         try withForm(form) { (form: inout Form) throws(ABIFailure) in
@@ -51,6 +55,7 @@ import Formwell
 
 /// Submit: touches every field, applies the strict stage, and stores in *out_valid whether every
 /// field is valid. A focused field keeps its focus.
+/// Returns: FW_OK and *out_valid set; FW_ERR_CALLBACK when a custom validator fails (nothing changes); or a general error (see Conventions).
 @c public func fw_form_validate(_ form: OpaquePointer?, _ out_valid: UnsafeMutablePointer<Bool>?) -> fw_status {
     abiCall { () throws(ABIFailure) in
         guard let out_valid else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument 'out_valid' is NULL") }
@@ -61,6 +66,7 @@ import Formwell
 }
 
 /// Puts every value back to its initial value; every field idle, untouched and unfocused.
+/// Returns: FW_OK; FW_ERR_CALLBACK when a custom validator fails (nothing changes); or a general error (see Conventions).
 @c public func fw_form_reset(_ form: OpaquePointer?) -> fw_status {
     abiCall { () throws(ABIFailure) in
         try withForm(form) { (form: inout Form) throws(ABIFailure) in
@@ -73,6 +79,7 @@ import Formwell
 /// every field's rules under them. Defaults: 1,000,000 match steps, depth 100,000, 16,384 KiB of heap.
 /// A match that hits a limit makes its field invalid with "This value is too complex to check" and
 /// sets fw_field_limit_exceeded; never valid, never a hang. A limit of 0: FW_ERR_INVALID_ARGUMENT.
+/// Returns: FW_OK; FW_ERR_INVALID_ARGUMENT for a limit of 0; FW_ERR_CALLBACK; or a general error (see Conventions).
 @c public func fw_form_set_match_limits(
     _ form: OpaquePointer?, _ match_limit: UInt32, _ depth_limit: UInt32, _ heap_limit_kib: UInt32
 ) -> fw_status {
@@ -85,6 +92,7 @@ import Formwell
 }
 
 /// Stores the form's PCRE2 limits (see fw_form_set_match_limits) in the non-NULL out-parameters.
+/// Returns: FW_OK and the three limits set; or a general error (see Conventions).
 @c public func fw_form_match_limits(
     _ form: OpaquePointer?, _ out_match_limit: UnsafeMutablePointer<UInt32>?,
     _ out_depth_limit: UnsafeMutablePointer<UInt32>?, _ out_heap_limit_kib: UnsafeMutablePointer<UInt32>?
@@ -99,6 +107,7 @@ import Formwell
 
 /// Stores in *out_valid whether every field passes its strict rules on its current value, touched
 /// or not (what a submit button's enabled state needs). Runs no validator.
+/// Returns: FW_OK and *out_valid set; or a general error (see Conventions).
 @c public func fw_form_is_valid(_ form: OpaquePointer?, _ out_valid: UnsafeMutablePointer<Bool>?) -> fw_status {
     abiCall { () throws(ABIFailure) in
         guard let out_valid else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument 'out_valid' is NULL") }
@@ -108,6 +117,7 @@ import Formwell
 
 /// Copies the id of the first field, in registration order, that fails its strict rules into buf;
 /// "" (length 0) when every field is valid. Buffer style as fw_field_value.
+/// Returns: FW_OK ("" when every field is valid); FW_ERR_BUFFER_TOO_SMALL; or a general error (see Conventions).
 @c public func fw_form_first_invalid(
     _ form: OpaquePointer?, _ buf: UnsafeMutablePointer<CChar>?, _ buf_size: UInt,
     _ out_length: UnsafeMutablePointer<UInt>?
@@ -118,6 +128,7 @@ import Formwell
 }
 
 /// Stores the number of fields in *out_count.
+/// Returns: FW_OK and *out_count set; or a general error (see Conventions).
 @c public func fw_form_field_count(_ form: OpaquePointer?, _ out_count: UnsafeMutablePointer<UInt>?) -> fw_status {
     abiCall { () throws(ABIFailure) in
         guard let out_count else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument 'out_count' is NULL") }
@@ -127,6 +138,7 @@ import Formwell
 
 /// Copies the id of the field at index (registration order, from 0) into buf; an index at or past
 /// fw_form_field_count is FW_ERR_INVALID_ARGUMENT. Buffer style as fw_field_value.
+/// Returns: FW_OK; FW_ERR_INVALID_ARGUMENT for an index out of range; FW_ERR_BUFFER_TOO_SMALL; or a general error (see Conventions).
 @c public func fw_form_field_id(
     _ form: OpaquePointer?, _ index: UInt, _ buf: UnsafeMutablePointer<CChar>?, _ buf_size: UInt,
     _ out_length: UnsafeMutablePointer<UInt>?
@@ -143,6 +155,7 @@ import Formwell
 }
 
 /// The number of forms created and not yet freed in this process (for leak checks in tests and bindings).
+/// Returns: the number of live forms.
 @c public func fw_form_live_count() -> UInt {
     UInt(FormTable.shared.liveCount)
 }

@@ -5,6 +5,7 @@ import Formwell
 // fw_form_field_count is FW_ERR_INVALID_ARGUMENT. Each call behaves as its id-named counterpart.
 
 /// Stores in *out_index the index (registration order, from 0) of the field named field_id.
+/// Returns: FW_OK and *out_index set; FW_ERR_UNKNOWN_FIELD; or a general error (see Conventions).
 @c public func fw_form_field_index(
     _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ out_index: UnsafeMutablePointer<UInt>?
 ) -> fw_status {
@@ -18,6 +19,7 @@ import Formwell
 }
 
 /// fw_field_set_value for the field at index.
+/// Returns: FW_OK; FW_ERR_INVALID_ARGUMENT for an index out of range; FW_ERR_INVALID_UTF8; FW_ERR_CALLBACK; or a general error (see Conventions).
 @c public func fw_field_set_value_at(
     _ form: OpaquePointer?, _ index: UInt, _ value: UnsafePointer<CChar>?
 ) -> fw_status {
@@ -30,16 +32,19 @@ import Formwell
 }
 
 /// fw_field_focus for the field at index.
+/// Returns: FW_OK; FW_ERR_INVALID_ARGUMENT for an index out of range; FW_ERR_CALLBACK; or a general error (see Conventions).
 @c public func fw_field_focus_at(_ form: OpaquePointer?, _ index: UInt) -> fw_status {
     indexedEvent(form, index) { (form: inout Form, position: Int) throws(FormError) in try form.focus(at: position) }
 }
 
 /// fw_field_blur for the field at index.
+/// Returns: FW_OK; FW_ERR_INVALID_ARGUMENT for an index out of range; FW_ERR_CALLBACK; or a general error (see Conventions).
 @c public func fw_field_blur_at(_ form: OpaquePointer?, _ index: UInt) -> fw_status {
     indexedEvent(form, index) { (form: inout Form, position: Int) throws(FormError) in try form.blur(at: position) }
 }
 
 /// fw_field_touch for the field at index.
+/// Returns: FW_OK; FW_ERR_INVALID_ARGUMENT for an index out of range; FW_ERR_CALLBACK; or a general error (see Conventions).
 @c public func fw_field_touch_at(_ form: OpaquePointer?, _ index: UInt) -> fw_status {
     indexedEvent(form, index) { (form: inout Form, position: Int) throws(FormError) in try form.touch(at: position) }
 }

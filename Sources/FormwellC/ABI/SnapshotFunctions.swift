@@ -8,6 +8,7 @@ import Formwell
 /// Fills *snapshot with the state of the field named field_id and copies its message, display
 /// message and value into buf (buf_size bytes). FW_ERR_BUFFER_TOO_SMALL: every member is filled,
 /// snapshot->text_size tells the buffer size needed, and the texts that did not fit are NULL.
+/// Returns: FW_OK; FW_ERR_BUFFER_TOO_SMALL (members filled, texts that did not fit NULL); FW_ERR_UNKNOWN_FIELD; FW_ERR_INVALID_ARGUMENT for a bad snapshot size; or a general error (see Conventions).
 @c public func fw_field_snapshot(
     _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ snapshot: UnsafeMutablePointer<fw_snapshot>?,
     _ buf: UnsafeMutablePointer<CChar>?, _ buf_size: UInt
@@ -19,6 +20,7 @@ import Formwell
 }
 
 /// fw_field_snapshot for the field at index (registration order; see fw_form_field_index).
+/// Returns: FW_OK; FW_ERR_BUFFER_TOO_SMALL; FW_ERR_INVALID_ARGUMENT for an index out of range or a bad snapshot size; or a general error (see Conventions).
 @c public func fw_field_snapshot_at(
     _ form: OpaquePointer?, _ index: UInt, _ snapshot: UnsafeMutablePointer<fw_snapshot>?,
     _ buf: UnsafeMutablePointer<CChar>?, _ buf_size: UInt
@@ -31,6 +33,7 @@ import Formwell
 /// Sets the value of the field named field_id (as fw_field_set_value) and fills *snapshot with its
 /// new state (as fw_field_snapshot), in one call under one lock: a keystroke and the redraw it
 /// needs. When setting the value fails nothing changes and the snapshot is not filled.
+/// Returns: FW_OK; FW_ERR_BUFFER_TOO_SMALL (the value was set); FW_ERR_UNKNOWN_FIELD, FW_ERR_INVALID_UTF8, FW_ERR_CALLBACK (nothing changes); or a general error (see Conventions).
 @c public func fw_field_update(
     _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?,
     _ snapshot: UnsafeMutablePointer<fw_snapshot>?, _ buf: UnsafeMutablePointer<CChar>?, _ buf_size: UInt
@@ -42,6 +45,7 @@ import Formwell
 }
 
 /// fw_field_update for the field at index.
+/// Returns: FW_OK; FW_ERR_BUFFER_TOO_SMALL (the value was set); FW_ERR_INVALID_ARGUMENT, FW_ERR_INVALID_UTF8, FW_ERR_CALLBACK (nothing changes); or a general error (see Conventions).
 @c public func fw_field_update_at(
     _ form: OpaquePointer?, _ index: UInt, _ value: UnsafePointer<CChar>?,
     _ snapshot: UnsafeMutablePointer<fw_snapshot>?, _ buf: UnsafeMutablePointer<CChar>?, _ buf_size: UInt
@@ -57,6 +61,7 @@ import Formwell
 /// capacity nothing is filled and the call returns FW_ERR_BUFFER_TOO_SMALL. The texts of all fields
 /// go into buf, field after field; *out_text_size (if not NULL) receives the buffer size that holds
 /// them all, and texts that do not fit are NULL as in fw_field_snapshot.
+/// Returns: FW_OK and *out_count set; FW_ERR_BUFFER_TOO_SMALL (too few snapshots: nothing filled; too small a buffer: texts that did not fit NULL); FW_ERR_INVALID_ARGUMENT for bad snapshot sizes; or a general error (see Conventions).
 @c public func fw_form_snapshots(
     _ form: OpaquePointer?, _ snapshots: UnsafeMutablePointer<fw_snapshot>?, _ capacity: UInt,
     _ out_count: UnsafeMutablePointer<UInt>?, _ buf: UnsafeMutablePointer<CChar>?, _ buf_size: UInt,

@@ -9,6 +9,7 @@ import Formwell
 /// (so a matches rule may name a field defined later in the spec). All or nothing: on
 /// FW_ERR_INVALID_SPEC the detail names the JSON path and the problem, fw_last_error_offset gives the
 /// offset inside a rejected pattern, and the form is unchanged.
+/// Returns: FW_OK; FW_ERR_INVALID_SPEC (the detail names the JSON path and problem; nothing changes); or a general error (see Conventions).
 @c public func fw_form_load_spec(_ form: OpaquePointer?, _ spec_json: UnsafePointer<CChar>?) -> fw_status {
     abiCall { () throws(ABIFailure) in
         let text = try CStringInput.required(spec_json, "spec_json")
@@ -25,6 +26,7 @@ import Formwell
 /// Copies the form's definition as spec JSON (pretty-printed, keys sorted: loading it and exporting
 /// again gives the same text) into buf. Fails with FW_ERR_INVALID_ARGUMENT when a rule is a custom
 /// validator added with fw_field_add_custom, which has no name a spec could use.
+/// Returns: FW_OK; FW_ERR_BUFFER_TOO_SMALL; FW_ERR_INVALID_ARGUMENT for a form with an anonymous custom rule; or a general error (see Conventions).
 @c public func fw_form_export_spec(
     _ form: OpaquePointer?, _ buf: UnsafeMutablePointer<CChar>?, _ buf_size: UInt,
     _ out_length: UnsafeMutablePointer<UInt>?
@@ -39,6 +41,7 @@ import Formwell
 /// Defines a custom validator (see fw_validate_fn) that specs loaded later may name with
 /// {"rule": "custom", "name": name}. Ownership as fw_field_add_custom: on success the form owns context
 /// and calls destroy(context) when it is freed; on failure the caller keeps it.
+/// Returns: FW_OK (a name defined again is replaced); FW_ERR_INVALID_ARGUMENT for an empty name; or a general error (see Conventions).
 @c public func fw_form_define_validator(
     _ form: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ validate: fw_validate_fn?,
     _ context: UnsafeMutableRawPointer?, _ destroy: fw_destroy_fn?

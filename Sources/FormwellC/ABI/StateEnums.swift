@@ -1,6 +1,6 @@
 import Formwell
 
-/// Where a field is in its interaction cycle (seed 01).
+/// Where a field is in its interaction cycle.
 @c public enum fw_phase: Int32, Sendable {
     /// Waiting for interaction, or left empty and optional.
     case FW_PHASE_IDLE = 0
@@ -10,7 +10,7 @@ import Formwell
     case FW_PHASE_INACTIVE = 2
 }
 
-/// How the value fares in the current phase (seed 02). An idle field reads FW_VALIDITY_EMPTY.
+/// How the value fares in the current phase. An idle field reads FW_VALIDITY_EMPTY.
 @c public enum fw_validity: Int32, Sendable {
     /// Nothing to judge (empty value, or idle field).
     case FW_VALIDITY_EMPTY = 0
@@ -20,7 +20,7 @@ import Formwell
     case FW_VALIDITY_INVALID = 2
 }
 
-/// What a view surfaces under the field (seed 03): nothing until the field is touched.
+/// What a view surfaces under the field: nothing until the field is touched.
 @c public enum fw_display: Int32, Sendable {
     /// Show nothing: untouched, or touched, empty and optional.
     case FW_DISPLAY_NONE = 0
