@@ -11,6 +11,7 @@ other type raises :class:`TypeError`). The rules themselves only ever run in the
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_right
 from collections.abc import Mapping
 from ctypes import byref, c_int32, c_size_t, c_uint8, sizeof
 from itertools import accumulate, repeat
@@ -65,7 +66,8 @@ def _column(values: List[Any], where: str) -> Tuple[bytes, array]:
     if joined.isascii():  # one byte per character: the offsets are the characters'
         data = joined.encode("ascii")
         lengths: Iterable[int] = map(len, values)
-    else:
+    else:  # encoding each value (then one bytes.join) beat encoding the joined text and then
+        # fixing up the byte lengths of the non-ASCII values, even with a third of them non-ASCII
         try:
             encoded = list(map(_encode, values))
         except UnicodeEncodeError:
@@ -110,6 +112,7 @@ def check_many(form: "Form", data: Records, threads: int = 0) -> "CheckResult":
     ids = form.field_ids
     field_count = len(ids)
     built: List[Tuple[Optional[bytes], bytes, array]] = []  # (field id or None = by position, data, offsets)
+    records: Optional[List[Any]] = None
     if isinstance(data, Mapping):
         count: Optional[int] = None
         first = None
@@ -129,34 +132,102 @@ def check_many(form: "Form", data: Records, threads: int = 0) -> "CheckResult":
     else:
         records = data if isinstance(data, list) else list(data)
         count = len(records)
-        initials = form._initial_values()
-        for key in ids:
-            values = _record_values(records, key, initials.get(key, ""))
-            built.append((None, *_column(values, f", key {key!r}")))
     if count > _INT32_MAX - 1:
         raise ValueError(f"{count} records are too many for one call (at most {_INT32_MAX - 1})")
-
-    columns = (_native.fw_column * max(len(built), 1))()
-    for column, (field_id, values, offsets) in zip(columns, built):
-        column.size = _COLUMN_SIZE
-        column.field_id = field_id
-        column.offsets = offsets.buffer_info()[0]
-        column.data = values
-        column.data_size = len(values)
-        column.offset_size = offsets.itemsize
     valid = bytearray(count)
     cells = count * field_count
     failing = array("i", bytes(4 * cells))
     flags = bytearray(cells)
-    invalid = c_size_t(0)
-    if count:
-        valid_out = (c_uint8 * count).from_buffer(valid)
-        failing_out = (c_int32 * cells).from_buffer(failing) if cells else None
-        flags_out = (c_uint8 * cells).from_buffer(flags) if cells else None
-        check(lib.fw_form_check_batch(handle, columns, len(built), count, threads, valid_out, failing_out,
-                                      flags_out, byref(invalid)))
+    outputs = (valid, failing, flags, field_count, threads)
+    if built or records is None or count < 2 * _CHUNK:
+        if not built and records is not None:
+            built = _record_columns(form, ids, records)
+        chunks = [_Chunk(0, count, built)]
+        invalid = chunks[0].check(handle, outputs)
+    else:
+        chunks, invalid = _pipelined(form, handle, ids, records, outputs)
+    return CheckResult(form, ids, chunks, count, valid, failing, bytes(flags), invalid)
+
+
+#: Records per library call when many records are given as dicts (at least; see _pipelined).
+_CHUNK = 16384
+
+
+def _record_columns(form: "Form", ids: List[str], records: List[Any]) -> List[Tuple[Optional[bytes], bytes, array]]:
+    initials = form._initial_values()
+    return [(None, *_column(_record_values(records, key, initials.get(key, "")), f", key {key!r}"))
+            for key in ids]
+
+
+class _Chunk:
+    """Records start ... start + count of a check, as the columns handed to the library (kept: a
+    flagged cell's message is read later by judging its record again over the same columns)."""
+
+    __slots__ = ("start", "count", "columns", "column_count", "keep")
+
+    def __init__(self, start: int, count: int, built: List[Tuple[Optional[bytes], bytes, array]]) -> None:
+        self.start, self.count, self.keep, self.column_count = start, count, built, len(built)
+        columns = self.columns = (_native.fw_column * max(len(built), 1))()
+        for column, (field_id, values, offsets) in zip(columns, built):
+            column.size = _COLUMN_SIZE
+            column.field_id = field_id
+            column.offsets = offsets.buffer_info()[0]
+            column.data = values
+            column.data_size = len(values)
+            column.offset_size = offsets.itemsize
+
+    def check(self, handle: Any, outputs: Tuple[bytearray, array, bytearray, int, int]) -> int:
+        """fw_form_check_batch of these records, writing into their part of the outputs."""
+        valid, failing, flags, fields, threads = outputs
+        start, count = self.start, self.count
+        if not count:
+            return 0
+        cells = count * fields
+        invalid = c_size_t(0)
+        valid_out = (c_uint8 * count).from_buffer(valid, start)
+        failing_out = (c_int32 * cells).from_buffer(failing, 4 * start * fields) if cells else None
+        flags_out = (c_uint8 * cells).from_buffer(flags, start * fields) if cells else None
+        check(lib.fw_form_check_batch(handle, self.columns, self.column_count, count, threads, valid_out,
+                                      failing_out, flags_out, byref(invalid)))
         del valid_out, failing_out, flags_out  # (they hold exports of the buffers)
-    return CheckResult(form, ids, columns, len(built), built, count, valid, failing, bytes(flags), invalid.value)
+        return invalid.value
+
+
+def _pipelined(form: "Form", handle: Any, ids: List[str], records: List[Any],
+               outputs: Tuple[bytearray, array, bytearray, int, int]) -> Tuple[List[_Chunk], int]:
+    """Many records in a few chunks: while the library checks one (ctypes releases the GIL for the
+    call, and the library runs on its own threads), this thread builds the next one's columns."""
+    import threading
+
+    count = len(records)
+    size = max(_CHUNK, -(-count // 4))
+    chunks: List[_Chunk] = []
+    done: List[int] = []
+    failed: List[BaseException] = []
+
+    def run(chunk: _Chunk) -> None:
+        try:
+            done.append(chunk.check(handle, outputs))
+        except BaseException as error:  # re-raised by the calling thread
+            failed.append(error)
+
+    worker: Optional[threading.Thread] = None
+    try:
+        for start in range(0, count, size):
+            chunk = _Chunk(start, min(size, count - start), _record_columns(form, ids, records[start : start + size]))
+            chunks.append(chunk)
+            if worker is not None:
+                worker.join()
+                if failed:
+                    break
+            worker = threading.Thread(target=run, args=(chunk,), name="formwell-check-many", daemon=True)
+            worker.start()
+    finally:
+        if worker is not None:
+            worker.join()
+    if failed:
+        raise failed[0]
+    return chunks, sum(done)
 
 
 class CheckResult:
@@ -177,17 +248,16 @@ class CheckResult:
     (``fw_form_batch_message``), so ``errors`` needs the form open.
     """
 
-    __slots__ = ("_form", "_ids", "_positions", "_columns", "_column_count", "_keep", "_count", "_valid",
+    __slots__ = ("_form", "_ids", "_positions", "_chunks", "_starts", "_count", "_valid",
                  "_failing", "_flags", "_invalid_count", "_valid_list", "_failing_bytes", "_any_flags", "_templates")
 
-    def __init__(self, form: "Form", ids: List[str], columns: Any, column_count: int, keep: Any, count: int,
+    def __init__(self, form: "Form", ids: List[str], chunks: List[_Chunk], count: int,
                  valid: bytearray, failing: array, flags: bytes, invalid_count: int) -> None:
         self._form = form
         self._ids = ids
         self._positions: Optional[Dict[str, int]] = None
-        self._columns = columns
-        self._column_count = column_count
-        self._keep = keep  # the buffers the columns point into
+        self._chunks = chunks  # the columns each library call was given (and the buffers behind them)
+        self._starts = [chunk.start for chunk in chunks]
         self._count = count
         self._valid = valid
         self._failing = failing
@@ -287,9 +357,10 @@ class CheckResult:
 
     def _cell_message(self, index: int, field: int) -> str:
         handle = self._form._h
-        columns, column_count, count = self._columns, self._column_count, self._count
+        chunk = self._chunks[bisect_right(self._starts, index) - 1]
+        columns, column_count, count, record = chunk.columns, chunk.column_count, chunk.count, index - chunk.start
         return read_string(lambda buf, size, length: lib.fw_form_batch_message(
-            handle, columns, column_count, count, index, field, buf, size, length))
+            handle, columns, column_count, count, record, field, buf, size, length))
 
     def failing_rule(self, index: int, field_id: str) -> Optional[int]:
         """The position (from 0, in the order the rules were added) of the rule of ``field_id``
@@ -319,11 +390,26 @@ class CheckResult:
 
     def invalid(self) -> Iterator[Tuple[int, Dict[str, str]]]:
         """``(index, errors)`` of every invalid record, in record order."""
-        find, errors = self._valid.find, self._errors
-        index = find(0)
-        while index >= 0:
-            yield index, errors(index)
-            index = find(0, index + 1)
+        indices = self.invalid_indices()
+        fields = len(self._ids)
+        if self._any_flags or not fields:
+            errors = self._errors
+            for index in indices:
+                yield index, errors(index)
+            return
+        # No flagged cell: every record's errors follow from its failing rules alone (inlined
+        # _errors, as this loop is what reading a whole result costs).
+        failing = self._failing_bytes
+        if failing is None:
+            failing = self._failing_bytes = self._failing.tobytes()
+        templates, judge, rules, width = self._templates, self._judge, self._failing, 4 * fields
+        for index in indices:
+            start = index * width
+            template = templates.get(failing[start : start + width])
+            if template is None:
+                first = index * fields
+                template = templates[failing[start : start + width]] = judge(index, first, rules[first : first + fields])
+            yield index, template.copy()
 
     def invalid_indices(self) -> List[int]:
         """The indices of the invalid records, in order."""

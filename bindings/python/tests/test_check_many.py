@@ -357,3 +357,42 @@ def test_match_limits(form):
     assert result.failing_rule(1, "code") == 0
     assert_agrees(form, records, result)
     form.set_match_limits(*Form().match_limits)
+
+
+def test_many_records_in_chunks_agree_with_one_call(registration, records):
+    """Past 2 x 16,384 dict records the columns of one chunk are built while the library checks
+    the previous one: the verdicts and messages must be those of one call over columns."""
+    many = records * 10  # 40,000: 4 chunks
+    ids = registration.field_ids
+    columns = {key: [r.get(key, "") for r in many] for key in ids}  # initial values are ""
+    chunked, whole = registration.check_many(many), registration.check_many(columns)
+    assert chunked.valid == whole.valid
+    assert chunked.invalid_count == whole.invalid_count
+    assert list(chunked.invalid()) == list(whole.invalid())
+    for index in range(0, len(many), 97):
+        for key in ids:
+            assert chunked.failing_rule(index, key) == whole.failing_rule(index, key)
+
+
+def test_own_messages_in_later_chunks(form):
+    form.add_field("user", [Required(), Custom(taken)])
+    records = [{"user": f"x{i}" if i % 3 == 0 else f"u{i}"} for i in range(40000)]
+    result = form.check_many(records)
+    assert result.invalid_count == len(range(0, 40000, 3))
+    for index in (0, 3, 16383, 16386, 29997, 39999):
+        assert result.errors(index) == {"user": f"'x{index}' is taken"}
+    assert result.errors(-1) == {"user": "'x39999' is taken"}
+    assert result.errors(1) == {}
+
+
+def test_a_validator_raising_in_a_later_chunk(form):
+    def boom(value):
+        if value == "bad":
+            raise RuntimeError("validator broke late")
+        return None
+
+    form.add_field("a", [Custom(boom)])
+    records = [{"a": "fine"}] * 39000 + [{"a": "bad"}]
+    with pytest.raises(RuntimeError, match="validator broke late"):
+        form.check_many(records)
+    assert form.check_many(records[:40]).valid == [True] * 40
