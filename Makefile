@@ -29,7 +29,7 @@ EXAMPLES   := $(basename $(notdir $(wildcard bindings/c/examples/*.c)))
 
 
 
-.PHONY: all setup lib cli header check-header demo walkthrough install uninstall test-python test-cli bench \
+.PHONY: all setup lib cli header check-header demo walkthrough install uninstall test-python test-lua test-cli bench \
         fuzz test-fuzz test-tsan \
         test test-swift test-c test-c-asan test-c-valgrind test-install test-symbols coverage clean
 .DELETE_ON_ERROR:
@@ -143,6 +143,11 @@ test-python: lib
 	python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --force-reinstall --no-deps ./bindings/python
 	cd bindings/python && python3 -m pytest tests -q
 
+# The LuaJIT binding (Debian's luajit, through its ffi): unit tests, then every conformance vector.
+test-lua: lib
+	FORMWELL_LIBRARY=$(abspath $(LIB)) luajit bindings/lua/tests/binding_test.lua
+	FORMWELL_LIBRARY=$(abspath $(LIB)) luajit bindings/lua/tests/conformance.lua Tests/Conformance/*.json
+
 # libFuzzer harnesses (Fuzz/): bounded in the test command, open-ended with `make fuzz`.
 test-fuzz:
 	scripts/fuzz.sh run-bounded 45
@@ -158,7 +163,7 @@ test-tsan:
 test-cli: cli
 	FORMWELL_CLI=$(abspath $(CLI)) python3 -m pytest Tests/CLI -q -p no:cacheprovider
 
-test: setup test-swift check-header test-c test-c-asan test-c-valgrind test-symbols test-install test-python test-cli test-tsan test-fuzz
+test: setup test-swift check-header test-c test-c-asan test-c-valgrind test-symbols test-install test-python test-lua test-cli test-tsan test-fuzz
 	@echo "All tests passed."
 
 # Source-based coverage of Sources/ (instrumented builds in .build/coverage, never .build/release):

@@ -230,10 +230,8 @@ local SNAPSHOT_SIZE = ffi.sizeof("fw_snapshot")
 local snapshot_t = ffi.typeof("fw_snapshot")
 local form_ptr_t = ffi.typeof("fw_form *[1]")
 
-local Form = {}          -- methods of forms without Lua validators (JIT-compiled freely)
-local CallbackForm = {}  -- the same methods for forms with Lua validators (see "JIT" below)
+local Form = {}  -- the methods of every form
 local FormMeta = { __index = Form }
-local CallbackFormMeta = { __index = CallbackForm }
 formwell.Form_methods = Form
 
 local function free_form(ptr) lib.fw_form_free(ptr) end
@@ -260,9 +258,10 @@ function formwell.Form()
   return new_form()
 end
 
--- A form needs the callback-safe methods from the moment a Lua validator is attached.
+-- From the moment a Lua validator is attached, the form's events run through the JIT-off copies
+-- (see "JIT" below).
 local function uses_callbacks(self)
-  if getmetatable(self) ~= CallbackFormMeta then setmetatable(self, CallbackFormMeta) end
+  self._callbacks = true
 end
 
 local function ptr(self)
@@ -477,8 +476,7 @@ function Form:add_field(id, rules, options)
   local anchors = {}
   local array, n, fresh = rule_array(self, cstring(id, "field id"), rules, anchors)
   if fresh > 0 then uses_callbacks(self) end
-  -- the C call runs from the copy of the form's class (callback-safe once it has Lua validators)
-  return getmetatable(self).__index._add_field_call(self, id, options, array, n, fresh)
+  return self:_add_field_call(id, options, array, n, fresh)
 end
 
 local events = {}
@@ -678,10 +676,14 @@ function CheckResult:failing_rule(i, id)
 end
 
 -- JIT: LuaJIT panics ("bad callback") when a C function called from JIT-compiled code calls back
--- into Lua. For forms without Lua validators nothing calls back, so Form's event methods are
--- compiled as usual. CallbackForm gets COPIES of them (fresh prototypes, from string.dump, sharing
--- the originals' upvalues) with JIT compilation turned off, so their C calls always come from the
--- interpreter; a trace that reaches one of them stops there (LuaJIT never inlines a jit.off function).
+-- into Lua: a trace recorded while no validator ran (say, on empty values, which validators never
+-- see) would later make the same C call and enter a validator. So every event function exists
+-- twice: as written (JIT-compiled freely) for forms without Lua validators, and as a COPY (a fresh
+-- prototype, from string.dump, sharing the original's upvalues) with JIT compilation off, which
+-- the method runs once the form has a Lua validator (self._callbacks). LuaJIT never compiles or
+-- inlines a jit.off function, so those C calls always come from the interpreter; a trace that
+-- reaches one stops there. The check is a field read per call, and it is made on every call, so a
+-- method looked up (or a trace compiled) before the first validator was attached is still safe.
 local function jit_off_copy(fn)
   local copy = assert(loadstring(string.dump(fn)))
   local i = 1
@@ -693,13 +695,13 @@ local function jit_off_copy(fn)
   return copy
 end
 
-for name, fn in pairs(Form) do CallbackForm[name] = fn end
 for name, fn in pairs(events) do
-  Form[name] = fn
-  CallbackForm[name] = jit_off_copy(fn)
+  local interpreted = jit_off_copy(fn)
+  Form[name] = function(self, a, b, c, d, e)
+    if self._callbacks then return interpreted(self, a, b, c, d, e) end
+    return fn(self, a, b, c, d, e)
+  end
 end
--- add_field itself only decides which copy runs the C call; it stays JIT-able.
-CallbackForm.add_field = Form.add_field
 
 -- ---- module functions ----------------------------------------------------------------------
 
