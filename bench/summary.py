@@ -5,8 +5,8 @@ bench/README.md), with the run's date, commit and machine, and the notes under i
 Usage: python3 bench/summary.py ROWS.tsv
 
 Each line of ROWS.tsv is ``id, name, formwell, baseline, unit, ratio, target, verdict`` or
-``#note, id, text`` (tab-separated), as written by bench_row / bench_note (bench/bench_common.h)
-and bench/python_bench.py.
+``#note, id, text`` (tab-separated), as written by bench_row / bench_note (bench/bench_common.h),
+bench/python_bench.py and bench/lua_bench.lua.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 #: Every row `make bench` should produce, in order; a missing one is listed as not measured.
-EXPECTED = ["1a", "1b", "1c", "2a", "2b", "2c", "3", "4", "5", "5r", "6a", "6a2", "6b", "6c", "7a", "7b", "8a", "8a2", "8b"]
+EXPECTED = ["1a", "1b", "1c", "2a", "2b", "2c", "3", "4", "5", "5r", "6a", "6a2", "6b", "6c", "7a", "7b", "8a", "8a2", "8b", "9a", "9b"]
 OPTIONAL = {"6a2"}  # only when formwell.Form has a `set` method
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
