@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the seed corpora Fuzz/TextInputs/corpus and Fuzz/CallSequences/corpus.
+"""Writes the seed corpora Fuzz/TextInputs/corpus, Fuzz/CallSequences/corpus and Fuzz/BatchColumns/corpus.
 
 Deterministic; reads /work/shared/corpora (or $FORMWELL_CORPORA) when present, falling back to built-in
 strings. Re-run after changing an input format:  python3 Fuzz/make_seeds.py
@@ -231,11 +231,70 @@ def call_sequences():
     return seeds
 
 
+# ---- BatchColumns: form, threads, record_count, column_count, outputs, columns, sample ----
+# (format at the top of Fuzz/BatchColumns/BatchColumnsFuzzer.swift)
+
+def batch_column(flags, more, data, lengths=b"", start=0, raw=None, bitmap=b""):
+    offsets = bytes(raw) if raw is not None else bytes([start]) + bytes(lengths)
+    return bytes([flags, more, len(data)]) + data + offsets + bitmap
+
+
+def batch_seed(form, threads, records, columns, outputs=0, sample=0):
+    return form + bytes([threads, records, len(columns), outputs]) + b"".join(columns) + bytes([sample])
+
+
+def batch_columns():
+    seeds = []
+    reg = b"\x00"  # the registration spec, default limits
+    names = [b"Ada", b"", b"Grace Hopper"]
+    emails = [b"ada@example.com", b"ada@", b""]
+    users = [b"ada_l", b"AB", b"a_very_long_username"]
+    passwords = [b"Secret123", b"short", b"Secret123"]
+    confirms = [b"Secret123", b"Secret123", b"Secret124"]
+
+    def col(flags, more, values, bitmap=b""):
+        return batch_column(flags, more, b"".join(values), bytes(len(v) for v in values), bitmap=bitmap)
+
+    fields = [names, emails, users, passwords, confirms]
+    seeds.append(("registration-by-position", batch_seed(reg, 1, 3, [col(0, 0, f) for f in fields])))
+    seeds.append(("registration-by-id-int64", batch_seed(reg, 2, 3, [col(3 | 8, (4 - i) + 10, fields[4 - i])
+                                                                   for i in range(5)], sample=2)))
+    seeds.append(("registration-nulls", batch_seed(reg, 0, 3, [col(0x80, 0, f, bitmap=b"\x05") for f in fields])))
+    seeds.append(("registration-missing-columns", batch_seed(reg, 1, 3, [col(3, 3, passwords), col(3, 1, emails)])))
+    seeds.append(("registration-slice", batch_seed(reg, 1, 2, [batch_column(3, 0, b"\xff\xffAdaBob", b"\x03\x03", start=2)])))
+    seeds.append(("registration-lying-offsets", batch_seed(reg, 1, 3, [batch_column(0x20, 0, b"abcdef", raw=[0, 4, 2, 6])])))
+    seeds.append(("registration-negative", batch_seed(reg, 1, 2, [batch_column(0x20, 0, b"abcdef", raw=[0xFF, 2, 3])])))
+    seeds.append(("registration-split-utf8", batch_seed(reg, 1, 2, [batch_column(3, 1, b"ab\xc3\xa9cd", b"\x03\x03")])))
+    seeds.append(("registration-bad-utf8-null", batch_seed(reg, 1, 2, [col(0x80 | 3, 1, [b"\xff\xfe", b"a@b.co"], bitmap=b"\x02")])))
+    seeds.append(("registration-unknown-id", batch_seed(reg, 1, 1, [batch_column(6, 0, b"x", b"\x01")])))
+    seeds.append(("registration-bad-id", batch_seed(reg, 1, 1, [batch_column(7, 0, b"x", b"\x01")])))
+    seeds.append(("registration-offset-size-3", batch_seed(reg, 1, 1, [batch_column(0, 0xF3, b"x", b"\x01")])))
+    seeds.append(("registration-misaligned", batch_seed(reg, 1, 1, [batch_column(0, 0x07, b"x", b"\x01")])))
+    seeds.append(("registration-null-data", batch_seed(reg, 1, 1, [batch_column(0x10, 0x0C, b"", b"\x00")])))
+    seeds.append(("registration-null-offsets", batch_seed(reg, 1, 2, [batch_column(0x40, 0, b"ab", b"")])))
+    seeds.append(("registration-zero-records", batch_seed(reg, 0, 0, [batch_column(0x40 | 0x10, 0, b"")])))
+    seeds.append(("registration-twice", batch_seed(reg, 1, 1, [col(3, 1, [b"a@b.co"]), col(0, 0, [b"a@b.co"])])))
+    seeds.append(("registration-no-outputs", batch_seed(reg, 3, 3, [col(0, 0, f) for f in fields], outputs=0x8F)))
+    # A small form: f0 [required, custom (own words)], f1 [regex (a+)+b under tight limits],
+    # f2 [matches f0 with a message, max_length 5]; initial value on f1.
+    small = bytes([0x03, 2])                               # a small form (odd) with limits (bit 1); 3 fields
+    small += bytes([0x00, 2, 0, 0, 7, 0])                  # f0: no initial; required, custom without message
+    small += bytes([0x80 | 5, 1, 5, 2])                    # f1: initial "x@y.co"... one rule: regex patterns[2]
+    small += bytes([0x00, 2, 0x86, 0, 4, 5])               # f2: matches f0 (with message), max_length 5
+    small += bytes([30, 20])                               # limits
+    values0 = [b"abc", b"xyz", b""]
+    values1 = [b"aaaaaaaaaaaaaaaaaaaaaaaaaaacb", b"aab", b""]
+    values2 = [b"abc", b"abd", b"toolongvalue"]
+    seeds.append(("small-custom-limits-matches", batch_seed(small, 0, 3, [col(0, 0, values0), col(0, 0, values1),
+                                                                            col(0, 0, values2)], sample=1)))
+    return seeds
+
+
 if __name__ == "__main__":
     import sys
     # `make_seeds.py CallSequences` rewrites only that corpus (TextInputs/corpus also holds a hand-kept
     # regression seed, 34-pcre2-offset-past-end, which a full run would drop).
-    generators = {"TextInputs": text_inputs, "CallSequences": call_sequences}
+    generators = {"TextInputs": text_inputs, "CallSequences": call_sequences, "BatchColumns": batch_columns}
     names = sys.argv[1:] or list(generators)
     for name in names:
         write(os.path.join(HERE, name, "corpus"), generators[name]())

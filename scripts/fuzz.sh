@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds and runs Formwell's libFuzzer harnesses (Fuzz/TextInputs, Fuzz/CallSequences, Fuzz/SpecJSON).
+# Builds and runs Formwell's libFuzzer harnesses (Fuzz/TextInputs, Fuzz/CallSequences, Fuzz/SpecJSON,
+# Fuzz/BatchColumns).
 #
 #   scripts/fuzz.sh build               build the harnesses into .build/fuzz/
 #   scripts/fuzz.sh run-bounded SECONDS  build, then run each harness for at most SECONDS; non-zero exit on
@@ -18,7 +19,9 @@ ROOT=$PWD
 
 SWIFTC=${SWIFTC:-swiftc}
 OUT=.build/fuzz
-HARNESSES=(TextInputs CallSequences SpecJSON)
+HARNESSES=(TextInputs CallSequences SpecJSON BatchColumns)
+# run-bounded gives these harnesses at most this many seconds (the test command's time budget).
+declare -A BOUNDED_CAP=([BatchColumns]=30)
 # Swift's own crash handler would race ASan's report; leave reporting to the sanitizers.
 export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 RSS_MB=${FUZZ_RSS_MB:-2048}
@@ -91,11 +94,12 @@ run_bounded() {
   build
   for name in "${HARNESSES[@]}"; do
     prepare_corpus "$name" fresh
-    local log="$OUT/$name.log" flags=() rc=0
+    local log="$OUT/$name.log" flags=() rc=0 limit=$seconds
+    [ -n "${BOUNDED_CAP[$name]:-}" ] && [ "${BOUNDED_CAP[$name]}" -lt "$limit" ] && limit=${BOUNDED_CAP[$name]}
     mapfile -t flags < <(libfuzzer_flags "$name")
-    echo "fuzz: running $name for at most ${seconds}s (log: $log)"
+    echo "fuzz: running $name for at most ${limit}s (log: $log)"
     # The outer timeout only guards against a hung process; libFuzzer stops itself at max_total_time.
-    timeout --kill-after=10 $((seconds + 60)) "$OUT/$name" "${flags[@]}" -max_total_time="$seconds" \
+    timeout --kill-after=10 $((limit + 60)) "$OUT/$name" "${flags[@]}" -max_total_time="$limit" \
       "$OUT/corpus/$name" >"$log" 2>&1 || rc=$?
     local execs rate
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
