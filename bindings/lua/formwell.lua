@@ -132,11 +132,9 @@ local pending, has_pending = nil, false
 -- Raises the Lua error for status (non-OK) returned by the C function named `call`.
 local function raise(status, call)
   status = tonumber(status)
-  if status == ERR_CALLBACK and has_pending then
-    local value = pending
-    pending, has_pending = nil, false
-    error(value, 0)
-  end
+  local value, had = pending, has_pending
+  pending, has_pending = nil, false -- a validator's error belongs to this failing call, never a later one
+  if status == ERR_CALLBACK and had then error(value, 0) end
   local detail = ""
   if lib.fw_last_error_message(detail_buf, 1024, length_out) == OK then detail = ffi_string(detail_buf) end
   local offset = tonumber(lib.fw_last_error_offset())
@@ -232,7 +230,6 @@ local form_ptr_t = ffi.typeof("fw_form *[1]")
 
 local Form = {}  -- the methods of every form
 local FormMeta = { __index = Form }
-formwell.Form_methods = Form
 
 local function free_form(ptr) lib.fw_form_free(ptr) end
 
