@@ -29,3 +29,54 @@ private let matchDataKey: pthread_key_t? = {
     }
     return created == 0 ? key : nil
 }()
+
+/// One PCRE2 match context per thread for phase 2 of a match (`TimeBound`): its limits and callout
+/// data are set for each phase-2 match, so no other thread may see it. It carries its own JIT stack
+/// of up to `jitStackBytes` (reserved, committed as used): auto-callout code needs more stack than
+/// the plain code, and the 32 KiB PCRE2 uses by default stopped `(?:a|aa)*?b` at 3,000 bytes.
+/// Phase 2 is bounded in time, so a deeper stack costs no time, only memory on the threads that use it.
+enum TimedMatchContext {
+    static let jitStackBytes = 4 << 20
+
+    private struct Parts {
+        let context: OpaquePointer
+        let stack: OpaquePointer?
+    }
+
+    /// This thread's context, created on first use and freed when the thread exits; nil only when
+    /// memory or thread-specific keys ran out.
+    static func forCurrentThread() -> OpaquePointer? {
+        guard let key = timedContextKey else { return nil }
+        if let raw = pthread_getspecific(key) { return raw.assumingMemoryBound(to: Parts.self).pointee.context }
+        guard let context = pcre2_match_context_create_8(nil) else { return nil }
+        // Without a stack of its own the context uses PCRE2's default (32 KiB on the machine stack).
+        let stack = pcre2_jit_stack_create_8(32 << 10, jitStackBytes, nil)
+        if let stack { pcre2_jit_stack_assign_8(context, nil, UnsafeMutableRawPointer(stack)) }
+        let parts = UnsafeMutablePointer<Parts>.allocate(capacity: 1)
+        parts.initialize(to: Parts(context: context, stack: stack))
+        guard pthread_setspecific(key, UnsafeRawPointer(parts)) == 0 else {
+            TimedMatchContext.free(parts)
+            return nil
+        }
+        return context
+    }
+
+    private static func free(_ parts: UnsafeMutablePointer<Parts>) {
+        pcre2_match_context_free_8(parts.pointee.context)
+        pcre2_jit_stack_free_8(parts.pointee.stack)
+        parts.deinitialize(count: 1)
+        parts.deallocate()
+    }
+
+    fileprivate static func free(raw: UnsafeMutableRawPointer) {
+        free(raw.assumingMemoryBound(to: Parts.self))
+    }
+}
+
+private let timedContextKey: pthread_key_t? = {
+    var key = pthread_key_t()
+    let created = pthread_key_create(&key) { raw in
+        if let raw { TimedMatchContext.free(raw: raw) }
+    }
+    return created == 0 ? key : nil
+}()

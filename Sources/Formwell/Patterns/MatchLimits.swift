@@ -4,6 +4,10 @@ import CPCRE2
 /// PCRE2's own defaults (10,000,000 steps, 20 MB of heap) allow seconds per value; a form field needs
 /// microseconds. With these defaults `(a+)+$` against 30 `a`s and a `!` stops in about a millisecond,
 /// while seed 03's patterns over a 10 MB value still finish.
+///
+/// Steps are not time: one step can compare or scan the whole value (a backreference, `.*` before a
+/// literal), so these limits alone let `\b(\w+).\1` take seconds on a 160 KB value. Every match is
+/// therefore also bounded in time, by `TimeBound` (see there): these limits still apply on top.
 public struct MatchLimits: Equatable, Hashable, Sendable {
     /// Backtracking steps per match (`pcre2_set_match_limit`; JIT code honours it too).
     public var matchLimit: UInt32
@@ -24,23 +28,61 @@ public struct MatchLimits: Equatable, Hashable, Sendable {
     public static let maxPatternLength = 32_768
 }
 
-/// A PCRE2 match context carrying one set of limits. Immutable after creation, which PCRE2
-/// documents as safe to share between threads.
+/// One set of limits, ready to match under: for each length class of the value, a PCRE2 match
+/// context whose step limit is the smaller of the user's and `TimeBound.phaseOneStepLimit` (phase 1
+/// of a match). Immutable after creation, which PCRE2 documents as safe to share between threads.
 final class MatchContext: @unchecked Sendable {
     let limits: MatchLimits
-    let pointer: OpaquePointer?
+    /// `contexts[b]` serves values of fewer than 2^b bytes (b = the bit width of the length);
+    /// nil entries (out of memory) match under PCRE2's built-in limits, which phase 2 still bounds
+    /// in time.
+    private let contexts: [OpaquePointer?]
+    /// Whether `contexts[b]`'s step limit is below the user's, i.e. whether hitting it means
+    /// "try phase 2" rather than "the user's limit was reached".
+    private let shortened: [Bool]
 
     init(_ limits: MatchLimits) {
         self.limits = limits
-        pointer = pcre2_match_context_create_8(nil)
-        if let pointer {
-            pcre2_set_match_limit_8(pointer, limits.matchLimit)
-            pcre2_set_depth_limit_8(pointer, limits.depthLimit)
-            pcre2_set_heap_limit_8(pointer, limits.heapLimitKiB)
+        var contexts: [OpaquePointer?] = []
+        var shortened: [Bool] = []
+        for width in 0...Int.bitWidth {
+            let phaseOne = TimeBound.phaseOneStepLimit(forLengthBelow: width)
+            let context = pcre2_match_context_create_8(nil)
+            if let context {
+                pcre2_set_match_limit_8(context, min(limits.matchLimit, phaseOne))
+                pcre2_set_depth_limit_8(context, limits.depthLimit)
+                pcre2_set_heap_limit_8(context, limits.heapLimitKiB)
+            }
+            contexts.append(context)
+            shortened.append(phaseOne < limits.matchLimit)
         }
+        self.contexts = contexts
+        self.shortened = shortened
     }
 
-    deinit { pcre2_match_context_free_8(pointer) }
+    deinit {
+        for context in contexts { pcre2_match_context_free_8(context) }
+    }
+
+    /// What the matcher is handed: this instance, unretained. The caller keeps it alive.
+    var pointer: OpaquePointer? { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
+
+    /// The instance behind `pointer`.
+    static func from(_ pointer: OpaquePointer?) -> Unmanaged<MatchContext> {
+        guard let pointer else { return Unmanaged.passUnretained(MatchContext.default) }
+        return Unmanaged.fromOpaque(UnsafeRawPointer(pointer))
+    }
+
+    /// The phase-1 context for a value of `length` bytes, and whether its step limit is shortened.
+    @inline(__always)
+    func phaseOne(length: Int) -> (context: OpaquePointer?, shortened: Bool) {
+        let width = Int.bitWidth &- length.leadingZeroBitCount  // 0...64 for length >= 0
+        return contexts.withUnsafeBufferPointer { all in
+            shortened.withUnsafeBufferPointer { flags in
+                all.indices.contains(width) ? (all[width], flags[width]) : (all[all.count &- 1], true)
+            }
+        }
+    }
 
     static let `default` = MatchContext(.default)
 }

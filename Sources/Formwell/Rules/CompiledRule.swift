@@ -14,7 +14,8 @@ struct CompiledRule: Sendable {
     /// (the pattern stays alive through `check`).
     enum Quick: @unchecked Sendable {
         case required
-        case pattern(code: OpaquePointer, jit: Bool)
+        /// `pattern` (unretained) is only dereferenced when a match needs its time-bounded phase 2.
+        case pattern(code: OpaquePointer, jit: Bool, pattern: Unmanaged<Pattern>)
         case minLength(Int)
         case maxLength(Int)
         /// `matches` and `custom`: run through `verdict`.
@@ -67,7 +68,7 @@ struct CompiledRule: Sendable {
             quick = .required
             failure = message ?? DefaultMessages.required
         case .pattern(let pattern, let defaultMessage):
-            quick = .pattern(code: pattern.code, jit: pattern.isJITCompiled)
+            quick = .pattern(code: pattern.code, jit: pattern.isJITCompiled, pattern: Unmanaged.passUnretained(pattern))
             failure = message ?? defaultMessage
         case .minLength(let count):
             quick = .minLength(count)
@@ -177,8 +178,8 @@ extension Field {
                 switch rules[index].quick {
                 case .required:
                     continue
-                case .pattern(let code, let jit):
-                    switch Pattern.matchWhole(value.utf8, code: code, jit: jit, context: matchContext) {
+                case .pattern(let code, let jit, let pattern):
+                    switch Pattern.matchWhole(value.utf8, code: code, jit: jit, pattern: pattern, context: matchContext) {
                     case .match: continue
                     case .noMatch: return Evaluation(.invalid(rules[index].failure), rule: index)
                     case .limitExceeded:
