@@ -115,7 +115,7 @@ static void build_column(fw_column *col, column_memory *mem, const char *field_i
         size += v ? strlen(v) : 2;
         if (!v) any_null = 1;
     }
-    mem->data = malloc(size);
+    mem->data = calloc(size, 1); /* every byte defined: PCRE2's JIT may read (harmlessly) past a value */
     mem->offsets = malloc((records + 1) * 8);
     mem->validity = any_null ? calloc((records + 7) / 8, 1) : NULL;
     if (!mem->data || !mem->offsets || (any_null && !mem->validity)) abort();
