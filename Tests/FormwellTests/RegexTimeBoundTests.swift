@@ -13,10 +13,14 @@ import Testing
 /// (attack_prefix + pump × pump_count + suffix) and with the pump repeated until the string is about
 /// 800 KB (at most 1 MB).
 ///
-/// Timing on a shared 2-core VM is noisy: a call is timed around `Form.setValue` alone (the strings
-/// are built beforehand), and a call over the 10 ms budget is run once more before it is counted
-/// (preemption by another job is then unlikely to strike twice). Only calls over budget on both
-/// runs count; the test asserts there are none.
+/// Timing on a shared 2-core VM is noisy (and `swift test` runs other suites in parallel): a call is
+/// timed around `Form.setValue` alone (the strings are built beforehand), and a call over the 10 ms
+/// budget is run once more, 30 ms later, before it is counted. A call counts as over budget when its
+/// wall time is over 10 ms on both runs and its thread's CPU time is too: a call over 10 ms of wall
+/// time but under 10 ms of CPU time was waiting for a core (the batch suites take both); such calls
+/// are printed, not counted. The test asserts there are no over-budget calls. This is the debug
+/// build: its `setValue` adds about 2 ms at 800 KB to the library's 3–4 ms. `bench/redos_bench.c`
+/// measures the release library by wall time alone, over the whole corpus.
 @Suite(.serialized) struct RegexTimeBoundTests {
     struct Entry: Decodable {
         let pattern: String
@@ -103,9 +107,20 @@ import Testing
     }
 
     static func timedSet(_ form: inout Form, _ value: String) throws -> UInt64 {
-        let start = DispatchTime.now().uptimeNanoseconds
+        try timedSetWithCPU(&form, value).wall
+    }
+
+    /// Wall time and this thread's CPU time of one `setValue`, in nanoseconds.
+    static func timedSetWithCPU(_ form: inout Form, _ value: String) throws -> (wall: UInt64, cpu: UInt64) {
+        let start = DispatchTime.now().uptimeNanoseconds, cpuStart = threadCPUTime()
         try form.setValue(value, for: "f")
-        return DispatchTime.now().uptimeNanoseconds - start
+        return (DispatchTime.now().uptimeNanoseconds - start, threadCPUTime() &- cpuStart)
+    }
+
+    static func threadCPUTime() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     @Test("every sampled corpus pattern, attack string as given and scaled up, within 10 ms")
@@ -113,7 +128,8 @@ import Testing
         let corpus = try Self.loadCorpus()
         let sample = Self.sample(corpus)
         #expect(sample.count >= 60)
-        var calls = 0, overBudget = 0, retried = 0, cutShort = 0, refused = 0
+        var calls = 0, overBudget = 0, retried = 0, waited = 0, cutShort = 0, refused = 0
+        var maxCPU: UInt64 = 0
         var slowest: (nanoseconds: UInt64, index: Int, length: Int) = (0, -1, 0)
         for index in sample {
             let entry = corpus[index]
@@ -127,14 +143,18 @@ import Testing
             let pattern = try PatternCache.shared.pattern(for: entry.pattern)
             for attack in Self.attacks(entry) {
                 try form.setValue("", for: "f")
-                var elapsed = try Self.timedSet(&form, attack)
+                var (elapsed, cpu) = try Self.timedSetWithCPU(&form, attack)
                 if elapsed > Self.budgetNanoseconds {
+                    // Other suites run in parallel on two cores: let a burst pass, then once more.
                     retried += 1
+                    usleep(30_000)
                     try form.setValue("", for: "f")
-                    elapsed = try Self.timedSet(&form, attack)
+                    (elapsed, cpu) = try Self.timedSetWithCPU(&form, attack)
+                    if elapsed > Self.budgetNanoseconds && cpu <= Self.budgetNanoseconds { waited += 1 }
                 }
                 calls += 1
-                if elapsed > Self.budgetNanoseconds {
+                maxCPU = max(maxCPU, cpu)
+                if elapsed > Self.budgetNanoseconds && cpu > Self.budgetNanoseconds {
                     overBudget += 1
                     Issue.record("entry \(index) (\(attack.utf8.count) bytes): \(Double(elapsed) / 1e6) ms for \(entry.pattern)")
                 }
@@ -153,7 +173,8 @@ import Testing
             }
         }
         print("RegexTimeBound: \(sample.count) entries (\(refused) refused by PCRE2), \(calls) calls, "
-              + "\(cutShort) cut short, \(retried) retried, \(overBudget) over 10 ms; slowest "
+              + "\(cutShort) cut short, \(retried) retried, \(overBudget) over 10 ms (\(waited) more over 10 ms of wall time "
+              + "twice but under 10 ms of CPU time); max CPU time \(Double(maxCPU) / 1e6) ms; slowest "
               + "\(Double(slowest.nanoseconds) / 1e6) ms (entry \(slowest.index), \(slowest.length) bytes)")
         #expect(calls >= 100)
         #expect(overBudget == 0)

@@ -33,19 +33,18 @@ public struct MatchLimits: Equatable, Hashable, Sendable {
 /// of a match). Immutable after creation, which PCRE2 documents as safe to share between threads.
 final class MatchContext: @unchecked Sendable {
     let limits: MatchLimits
-    /// `contexts[b]` serves values of fewer than 2^b bytes (b = the bit width of the length);
-    /// nil entries (out of memory) match under PCRE2's built-in limits, which phase 2 still bounds
-    /// in time.
-    private let contexts: [OpaquePointer?]
-    /// Whether `contexts[b]`'s step limit is below the user's, i.e. whether hitting it means
-    /// "try phase 2" rather than "the user's limit was reached".
-    private let shortened: [Bool]
+    /// `table[b]` serves values of fewer than 2^b bytes (b = the bit width of the length, 0...64):
+    /// its context (nil when out of memory: PCRE2's built-in limits then apply, and phase 2 still
+    /// bounds the time) and whether its step limit is below the user's, i.e. whether hitting it
+    /// means "try phase 2" rather than "the user's limit was reached". A raw buffer, so the keystroke
+    /// path reads an entry with no bounds check or retain.
+    private let table: UnsafeMutablePointer<(context: OpaquePointer?, shortened: Bool)>
+    private static let widths = Int.bitWidth + 1
 
     init(_ limits: MatchLimits) {
         self.limits = limits
-        var contexts: [OpaquePointer?] = []
-        var shortened: [Bool] = []
-        for width in 0...Int.bitWidth {
+        table = .allocate(capacity: MatchContext.widths)
+        for width in 0..<MatchContext.widths {
             let phaseOne = TimeBound.phaseOneStepLimit(forLengthBelow: width)
             let context = pcre2_match_context_create_8(nil)
             if let context {
@@ -53,15 +52,14 @@ final class MatchContext: @unchecked Sendable {
                 pcre2_set_depth_limit_8(context, limits.depthLimit)
                 pcre2_set_heap_limit_8(context, limits.heapLimitKiB)
             }
-            contexts.append(context)
-            shortened.append(phaseOne < limits.matchLimit)
+            (table + width).initialize(to: (context, phaseOne < limits.matchLimit))
         }
-        self.contexts = contexts
-        self.shortened = shortened
     }
 
     deinit {
-        for context in contexts { pcre2_match_context_free_8(context) }
+        for width in 0..<MatchContext.widths { pcre2_match_context_free_8(table[width].context) }
+        table.deinitialize(count: MatchContext.widths)
+        table.deallocate()
     }
 
     /// What the matcher is handed: this instance, unretained. The caller keeps it alive.
@@ -76,12 +74,9 @@ final class MatchContext: @unchecked Sendable {
     /// The phase-1 context for a value of `length` bytes, and whether its step limit is shortened.
     @inline(__always)
     func phaseOne(length: Int) -> (context: OpaquePointer?, shortened: Bool) {
-        let width = Int.bitWidth &- length.leadingZeroBitCount  // 0...64 for length >= 0
-        return contexts.withUnsafeBufferPointer { all in
-            shortened.withUnsafeBufferPointer { flags in
-                all.indices.contains(width) ? (all[width], flags[width]) : (all[all.count &- 1], true)
-            }
-        }
+        // 0...64 for any length >= 0 (a buffer's count); a negative length would read entry 0.
+        let width = length < 0 ? 0 : Int.bitWidth &- length.leadingZeroBitCount
+        return table[width]
     }
 
     static let `default` = MatchContext(.default)

@@ -98,6 +98,7 @@ public final class Pattern: @unchecked Sendable {
     /// under a step limit shortened for the value's length; only when that limit stops it does phase 2
     /// run (`TimeBound`). Takes plain pointers so the keystroke path retains nothing; the caller keeps
     /// the pattern and the context alive.
+    @inline(__always)
     static func matchWhole(
         _ value: UnsafeBufferPointer<UInt8>, code: OpaquePointer, jit: Bool, pattern: Unmanaged<Pattern>,
         context: OpaquePointer?
@@ -107,16 +108,42 @@ public final class Pattern: @unchecked Sendable {
         }
         let limits = MatchContext.from(context)
         let length = value.count
-        let start: UInt64 = length >= TimeBound.timedFrom ? TimeBound.now() : 0
         let (phaseOne, shortened) = limits._withUnsafeGuaranteedRef { $0.phaseOne(length: length) }
         // From `TimeBound.directFrom` phase 1 would allow a handful of steps, each of which may scan
         // the whole value: straight to phase 2.
-        if !shortened || length < TimeBound.directFrom {
-            let result = run(value, code: code, jit: jit, matchData: matchData, context: phaseOne)
-            guard result == PCRE2_ERROR_MATCHLIMIT, shortened else { return outcome(result) }
+        guard !shortened || length < TimeBound.timedFrom else {
+            return timedMatch(value, code: code, jit: jit, pattern: pattern, limits: limits, matchData: matchData,
+                              phaseOne: phaseOne)
         }
+        let result = run(value, code: code, jit: jit, matchData: matchData, context: phaseOne)
+        guard result == PCRE2_ERROR_MATCHLIMIT, shortened else { return outcome(result) }
+        return phaseTwo(value, pattern: pattern, limits: limits, matchData: matchData, start: 0)
+    }
 
-        // Phase 2: the user's limits, and the clock.
+    /// A value of `TimeBound.timedFrom` bytes or more with a shortened phase 1: the clock starts
+    /// before phase 1, which is skipped from `TimeBound.directFrom`. Out of line, so the keystroke
+    /// path stays small.
+    @inline(never)
+    private static func timedMatch(
+        _ value: UnsafeBufferPointer<UInt8>, code: OpaquePointer, jit: Bool, pattern: Unmanaged<Pattern>,
+        limits: Unmanaged<MatchContext>, matchData: OpaquePointer, phaseOne: OpaquePointer?
+    ) -> Outcome {
+        let start = TimeBound.now()
+        if value.count < TimeBound.directFrom {
+            let result = run(value, code: code, jit: jit, matchData: matchData, context: phaseOne)
+            guard result == PCRE2_ERROR_MATCHLIMIT else { return outcome(result) }
+        }
+        return phaseTwo(value, pattern: pattern, limits: limits, matchData: matchData, start: start)
+    }
+
+    /// Phase 2: the auto-callout code under the user's limits and the deadline (`TimeBound`), which
+    /// counts from `start`, or (0) from now less the time phase 1 may have taken.
+    @inline(never)
+    private static func phaseTwo(
+        _ value: UnsafeBufferPointer<UInt8>, pattern: Unmanaged<Pattern>, limits: Unmanaged<MatchContext>,
+        matchData: OpaquePointer, start: UInt64
+    ) -> Outcome {
+        let length = value.count
         let budget = TimeBound.budget(length: length)
         let deadline = start != 0 ? start &+ budget
             : TimeBound.now() &+ (budget > TimeBound.phaseOneAllowance ? budget &- TimeBound.phaseOneAllowance : 0)
