@@ -48,7 +48,7 @@
  * the same form, or a form another thread is using, gives FW_ERR_BUSY.
  *
  * Rules. Values are judged as Unicode text. The e-mail rule matches the whole value against
- * [A-Z0-9a-z._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z](2, 64); the phone rule wants exactly 10 ASCII digits;
+ * [A-Z0-9a-z._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,64}; the phone rule wants exactly 10 ASCII digits;
  * lengths count grapheme clusters; a regex rule is a PCRE2 pattern (UTF mode) matched against the
  * whole value, under match limits (fw_form_set_match_limits).
  */
@@ -472,7 +472,7 @@ FW_API size_t fw_form_live_count(void);
 FW_API fw_status fw_field_add_required(fw_form *form, const char *field_id, const char *message);
 
 /**
- * Adds the e-mail rule: the whole value must match [A-Z0-9a-z._%+-]+@[A-Za-z0-9.-]+.[A-Za-z]{2,64}
+ * Adds the e-mail rule: the whole value must match [A-Z0-9a-z._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,64}
  * ("Invalid email format").
  * Returns: FW_OK; FW_ERR_UNKNOWN_FIELD; FW_ERR_CALLBACK; or a general error (see Conventions).
  */

@@ -244,7 +244,7 @@ def generate(raw):
  * the same form, or a form another thread is using, gives FW_ERR_BUSY.
  *
  * Rules. Values are judged as Unicode text. The e-mail rule matches the whole value against
- * [A-Z0-9a-z._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,64}; the phone rule wants exactly 10 ASCII digits;
+ * [A-Z0-9a-z._%+-]+@[A-Za-z0-9.-]+\\.[A-Za-z]{{2,64}}; the phone rule wants exactly 10 ASCII digits;
  * lengths count grapheme clusters; a regex rule is a PCRE2 pattern (UTF mode) matched against the
  * whole value, under match limits (fw_form_set_match_limits).
  */
