@@ -191,8 +191,8 @@ typedef enum fw_rule_kind {
 /** Bits of the per-cell flags fw_form_check_batch can write (out_cell_flags). */
 typedef enum fw_cell_flag {
     /**
-     * The field's failing pattern stopped at its match limits (its message is "This value is too
-     * complex to check", not the rule's).
+     * The field's failing pattern stopped at its match limits or time bound: its message is "This
+     * value is too complex to check", not the rule's.
      */
     FW_CELL_LIMIT_EXCEEDED = 1,
     /**
@@ -418,6 +418,21 @@ FW_API fw_status fw_form_reset(fw_form *form);
  * Returns: FW_OK; FW_ERR_INVALID_ARGUMENT for a limit of 0; FW_ERR_CALLBACK; or a general error (see Conventions).
  */
 FW_API fw_status fw_form_set_match_limits(fw_form *form, uint32_t match_limit, uint32_t depth_limit, uint32_t heap_limit_kib);
+
+/**
+ * Sets how long one match of a pattern rule may take, in microseconds of wall-clock time, for a
+ * value up to 1 MiB (longer values get proportionally more), and re-runs every field's rules.
+ * Default 5,000 (5 ms). A match cut short makes its field invalid with "This value is too complex
+ * to check", as a step limit does. Raise it on slow hosts or under instrumentation (valgrind).
+ * Returns: FW_OK; FW_ERR_INVALID_ARGUMENT for 0; FW_ERR_CALLBACK; or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_set_time_limit(fw_form *form, uint32_t microseconds);
+
+/**
+ * Stores the form's time limit per match (see fw_form_set_time_limit) in *out_microseconds.
+ * Returns: FW_OK and *out_microseconds set; or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_time_limit(fw_form *form, uint32_t *out_microseconds);
 
 /**
  * Stores the form's PCRE2 limits (see fw_form_set_match_limits) in the non-NULL out-parameters.

@@ -64,6 +64,8 @@ fw_status fw_form_touch_all(fw_form *form);
 fw_status fw_form_validate(fw_form *form, bool *out_valid);
 fw_status fw_form_reset(fw_form *form);
 fw_status fw_form_set_match_limits(fw_form *form, uint32_t match_limit, uint32_t depth_limit, uint32_t heap_limit_kib);
+fw_status fw_form_set_time_limit(fw_form *form, uint32_t microseconds);
+fw_status fw_form_time_limit(fw_form *form, uint32_t *out_microseconds);
 fw_status fw_form_match_limits(fw_form *form, uint32_t *out_match_limit, uint32_t *out_depth_limit, uint32_t *out_heap_limit_kib);
 fw_status fw_form_is_valid(fw_form *form, bool *out_valid);
 fw_status fw_form_first_invalid(fw_form *form, char *buf, size_t buf_size, size_t *out_length);

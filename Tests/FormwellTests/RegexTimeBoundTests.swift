@@ -271,4 +271,25 @@ import Testing
         let tight = MatchLimits(matchLimit: 500, depthLimit: 1_000, heapLimitKiB: 1_024)
         #expect(pattern.matchWhole(long, limits: tight) == .limitExceeded)
     }
+
+    @Test("the time limit is the form's: a tiny one cuts short, a long one lets the steps decide, 0 is refused")
+    func perFormTimeLimit() throws {
+        var form = Form()
+        try form.addField("p", rules: [.regex("(a+)+$")])
+        #expect(form.matchLimits.timeLimitMicroseconds == 5_000)
+        var limits = form.matchLimits
+        limits.timeLimitMicroseconds = 1
+        try form.setMatchLimits(limits)
+        try form.setValue(String(repeating: "a", count: 28) + "!", for: "p")
+        #expect(try form.state(of: "p").limitExceeded)
+        #expect(try form.state(of: "p").validity == .invalid("This value is too complex to check"))
+        limits.timeLimitMicroseconds = 60_000_000
+        try form.setMatchLimits(limits)
+        try form.setValue(String(repeating: "a", count: 16) + "!", for: "p")
+        #expect(try !form.state(of: "p").limitExceeded)
+        #expect(try form.state(of: "p").validity == .invalid("Invalid format"))
+        limits.timeLimitMicroseconds = 0
+        #expect(throws: FormError.self) { try form.setMatchLimits(limits) }
+        #expect(form.matchLimits.timeLimitMicroseconds == 60_000_000)
+    }
 }

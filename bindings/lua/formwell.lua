@@ -396,6 +396,20 @@ function Form:match_limits()
   return tonumber(out[0]), tonumber(out[1]), tonumber(out[2])
 end
 
+--- The time one match may take, in seconds (fw_form_set_time_limit; 0.005 by default).
+function Form:set_time_limit(seconds)
+  local micros = math.floor(seconds * 1e6 + 0.5)
+  local status = lib.fw_form_set_time_limit(ptr(self), micros)
+  if status ~= OK then raise(status, "fw_form_set_time_limit") end
+end
+
+function Form:time_limit()
+  local out = ffi_new("uint32_t[1]")
+  local status = lib.fw_form_time_limit(ptr(self), out)
+  if status ~= OK then raise(status, "fw_form_time_limit") end
+  return tonumber(out[0]) / 1e6
+end
+
 --- Frees the form now (it is also freed when collected). Later calls raise "the form is freed".
 function Form:free()
   local p = self._ptr

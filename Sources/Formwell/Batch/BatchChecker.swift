@@ -61,10 +61,34 @@ struct BatchChecker: @unchecked Sendable {
 
     /// One field of one record: nil when it passes, else the failing rule and, when the value was
     /// judged by the rules (not empty), their evaluation (whose message may be a validator's own).
+    /// `tail` is the caller's scratch space: a value that ends within `FieldValue.padding` bytes of
+    /// its buffer's end is copied there first, with zeroed padding after it, because PCRE2's JIT may
+    /// read a few bytes past a subject (see FieldValue) and past a column's end is the caller's memory.
     @inline(__always)
-    func judge(_ field: Int, _ record: Int) throws(FormError) -> (rule: Int, evaluation: Evaluation?)? {
-        let subject = Subject(utf8: value(field, record))
-        if subject.isEmpty { return requiredRules[field].map { ($0, nil) } }
+    func judge(_ field: Int, _ record: Int, tail: inout [UInt8]) throws(FormError) -> (rule: Int, evaluation: Evaluation?)? {
+        let bytes = value(field, record)
+        if bytes.isEmpty { return requiredRules[field].map { ($0, nil) } }
+        if Int(bitPattern: bytes.baseAddress) &+ bytes.count &+ FieldValue.padding > bufferEnd(field) {
+            tail.removeAll(keepingCapacity: true)
+            tail.append(contentsOf: bytes)
+            tail.append(contentsOf: repeatElement(0, count: FieldValue.padding))
+            return try tail.withUnsafeBufferPointer { (padded) throws(FormError) in
+                try judge(field, record, UnsafeBufferPointer(rebasing: padded[..<bytes.count]))
+            }
+        }
+        return try judge(field, record, bytes)
+    }
+
+    /// The address just past the buffer `field`'s values live in.
+    @inline(__always)
+    private func bufferEnd(_ field: Int) -> Int {
+        if let column = columns[field] { return Int(bitPattern: column.data.baseAddress) &+ column.data.count }
+        return Int(bitPattern: initialBytes.baseAddress) &+ initialBytes.count
+    }
+
+    @inline(__always)
+    private func judge(_ field: Int, _ record: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(FormError) -> (rule: Int, evaluation: Evaluation?)? {
+        let subject = Subject(utf8: bytes)
         let evaluation = try Field.evaluation(
             of: subject, rules: UnsafeBufferPointer(rebasing: rules[ruleRanges[field]]), id: { ids[field] },
             valueAt: { other in other >= 0 && other < fieldCount ? .bytes(value(other, record)) : nil },
@@ -87,12 +111,13 @@ struct BatchChecker: @unchecked Sendable {
     /// threads never write a shared dictionary.
     func check(_ range: Range<Int>, into result: BatchResult) throws(FormError) -> (invalid: Int, special: [Int: String], limits: Set<Int>) {
         var invalid = 0
+        var tail: [UInt8] = []
         var specials: [Int: String] = [:]
         var limits: Set<Int> = []
         for record in range {
             var recordValid = true
             for field in 0..<fieldCount {
-                guard let verdict = try judge(field, record) else { continue }
+                guard let verdict = try judge(field, record, tail: &tail) else { continue }
                 let cell = record * fieldCount + field
                 recordValid = false
                 result.failingRules[cell] = Int32(truncatingIfNeeded: verdict.rule)
@@ -112,33 +137,40 @@ struct BatchChecker: @unchecked Sendable {
 
     /// The message of one cell, nil when the field passes.
     func message(_ field: Int, _ record: Int) throws(FormError) -> String? {
-        guard let verdict = try judge(field, record) else { return nil }
+        var tail: [UInt8] = []
+        guard let verdict = try judge(field, record, tail: &tail) else { return nil }
         if let own = special(field, verdict).message { return own }
         return rules[ruleRanges[field].lowerBound + verdict.rule].failure
     }
 }
 
 /// How a batch's records are split between workers, and what each reported: each worker writes
-/// only its own slot of a plain buffer; the caller reads them after joining.
+/// only its own slot of a plain buffer; the caller reads them after joining. A slot is a struct, not
+/// an `Optional<Result<…>>`: valgrind's memcheck flags reading such a multi-payload enum after its
+/// smaller case was stored (the bytes only the larger case covers stay undefined).
 final class BatchShares: @unchecked Sendable {
-    typealias Outcome = Result<(invalid: Int, special: [Int: String], limits: Set<Int>), FormError>
+    struct Outcome {
+        var reported = false
+        var invalid = 0
+        var special: [Int: String] = [:]
+        var limits: Set<Int> = []
+        var error: FormError? = nil
+    }
     let recordCount: Int
     let workers: Int
-    let slots: UnsafeMutableBufferPointer<Outcome?>
+    let slots: UnsafeMutableBufferPointer<Outcome>
 
     init(recordCount: Int, workers: Int) {
         self.recordCount = recordCount
         self.workers = workers
         slots = .allocate(capacity: workers)
-        slots.initialize(repeating: nil)
+        slots.initialize(repeating: Outcome())
     }
 
     deinit {
         slots.deinitialize()
         slots.deallocate()
     }
-
-    var outcomes: [Outcome?] { Array(slots) }
 
     func range(_ worker: Int) -> Range<Int> {
         let start = recordCount * worker / workers

@@ -34,21 +34,19 @@ extension Form {
         let workers = checker.hasCustomRules ? 1 : max(1, min(wanted, recordCount / 2048))
         let shares = BatchShares(recordCount: recordCount, workers: workers)
         WorkerThreads.run(workers) { worker in
-            shares.slots[worker] = Result { () throws(FormError) in
-                try checker.check(shares.range(worker), into: result)
+            do throws(FormError) {
+                let part = try checker.check(shares.range(worker), into: result)
+                shares.slots[worker] = .init(reported: true, invalid: part.invalid, special: part.special, limits: part.limits)
+            } catch {
+                shares.slots[worker] = .init(reported: true, error: error)
             }
         }
-        for outcome in shares.outcomes {
-            switch outcome {
-            case .success(let part)?:
-                result.invalidCount += part.invalid
-                result.specialMessages.merge(part.special) { first, _ in first }
-                result.limitExceeded.formUnion(part.limits)
-            case .failure(let error)?:
-                throw error
-            case nil:
-                throw .internalError("a batch worker did not report")
-            }
+        for outcome in shares.slots {
+            guard outcome.reported else { throw .internalError("a batch worker did not report") }
+            if let error = outcome.error { throw error }
+            result.invalidCount += outcome.invalid
+            result.specialMessages.merge(outcome.special) { first, _ in first }
+            result.limitExceeded.formUnion(outcome.limits)
         }
         return result
     }

@@ -2,18 +2,24 @@
 /// keystroke stores its bytes without allocating. A `String` is made only when one is asked for.
 struct FieldValue: Sendable {
     /// The storage: the value is its first `count` bytes; the rest is spare room kept from a longer
-    /// earlier value (copying over the room needs no generic array operation).
+    /// earlier value (copying over the room needs no generic array operation), and always at least
+    /// `padding` initialized bytes: PCRE2's JIT scans with aligned vector loads that may read a few
+    /// bytes past the subject's end (harmless, never used), and those bytes must not be
+    /// uninitialized heap memory (valgrind's memcheck reports the JIT's jumps on them otherwise).
     private var storage: [UInt8]
     private(set) var count: Int
+    static let padding = 32
 
     init(_ string: String) {
         storage = Array(string.utf8)
         count = storage.count
+        storage.append(contentsOf: repeatElement(0, count: Self.padding))
     }
 
     init(_ bytes: ValidUTF8) {
         storage = Array(bytes.bytes)
         count = storage.count
+        storage.append(contentsOf: repeatElement(0, count: Self.padding))
     }
 
     var isEmpty: Bool { count == 0 }
@@ -27,9 +33,8 @@ struct FieldValue: Sendable {
     /// value's storage (over 4 KiB and 4 times the new length) is given back.
     mutating func replace(with bytes: ValidUTF8) {
         let newCount = bytes.bytes.count
-        if newCount > storage.count || (storage.count > 4096 && newCount < storage.count / 4) {
-            storage = Array(bytes.bytes)
-            count = newCount
+        if newCount > storage.count - Self.padding || (storage.count > 4096 && newCount < storage.count / 4) {
+            self = FieldValue(bytes)
             return
         }
         if newCount > 0, let source = bytes.bytes.baseAddress {

@@ -26,6 +26,8 @@ public struct Form: Sendable {
         _ id: String, label: String? = nil, initialValue: String = "", rules: [Rule] = []
     ) throws(FormError) {
         guard !id.isEmpty else { throw .invalidArgument("a field id must not be empty") }
+        // C names fields with NUL-terminated strings: an id holding U+0000 could never be named.
+        guard !id.utf8.contains(0) else { throw .invalidArgument("a field id must not contain U+0000 (NUL)") }
         guard positions[id] == nil else { throw .duplicateField(id) }
         var field = Field(id: id, label: label, initialValue: initialValue)
         for rule in rules {
@@ -221,9 +223,9 @@ public struct Form: Sendable {
     /// Changes the limits and re-runs every field's rules under them; phases and touched flags stay.
     /// Every limit must be at least 1.
     public mutating func setMatchLimits(_ limits: MatchLimits) throws(FormError) {
-        guard limits.matchLimit > 0, limits.depthLimit > 0, limits.heapLimitKiB > 0 else {
+        guard limits.matchLimit > 0, limits.depthLimit > 0, limits.heapLimitKiB > 0, limits.timeLimitMicroseconds > 0 else {
             throw .invalidArgument("match limits must be at least 1 (got match \(limits.matchLimit), "
-                + "depth \(limits.depthLimit), heap \(limits.heapLimitKiB) KiB)")
+                + "depth \(limits.depthLimit), heap \(limits.heapLimitKiB) KiB, time \(limits.timeLimitMicroseconds) µs)")
         }
         let context = limits == .default ? MatchContext.default : MatchContext(limits)
         let evaluations = try evaluations(of: fields.map(\.value), matchContext: context)

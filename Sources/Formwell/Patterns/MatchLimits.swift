@@ -15,12 +15,20 @@ public struct MatchLimits: Equatable, Hashable, Sendable {
     public var depthLimit: UInt32
     /// Heap for backtracking, in KiB (`pcre2_set_heap_limit`; interpreter only).
     public var heapLimitKiB: UInt32
+    /// Wall-clock time one match of a value up to 1 MiB may take, in microseconds (`TimeBound`;
+    /// longer values get proportionally more). 5,000 by default; raise it for slow hosts or
+    /// instrumented runs (valgrind slows matching some fifty times).
+    public var timeLimitMicroseconds: UInt32
 
-    public init(matchLimit: UInt32, depthLimit: UInt32, heapLimitKiB: UInt32) {
+    public init(matchLimit: UInt32, depthLimit: UInt32, heapLimitKiB: UInt32,
+                timeLimitMicroseconds: UInt32 = MatchLimits.defaultTimeLimitMicroseconds) {
         self.matchLimit = matchLimit
         self.depthLimit = depthLimit
         self.heapLimitKiB = heapLimitKiB
+        self.timeLimitMicroseconds = timeLimitMicroseconds
     }
+
+    public static let defaultTimeLimitMicroseconds: UInt32 = 5_000
 
     public static let `default` = MatchLimits(matchLimit: 1_000_000, depthLimit: 100_000, heapLimitKiB: 16_384)
 

@@ -144,14 +144,17 @@ public final class Pattern: @unchecked Sendable {
         matchData: OpaquePointer, start: UInt64
     ) -> Outcome {
         let length = value.count
-        let budget = TimeBound.budget(length: length)
+        let user = limits._withUnsafeGuaranteedRef { $0.limits }
+        let limit = UInt64(user.timeLimitMicroseconds) &* 1_000
+        let budget = TimeBound.budget(length: length, limit: limit)
+        // What phase 1 may have taken, in the same proportion to the limit as by default.
+        let allowance = UInt64(Double(TimeBound.phaseOneAllowance) * Double(limit) / Double(TimeBound.deadlineNanoseconds))
         let deadline = start != 0 ? start &+ budget
-            : TimeBound.now() &+ (budget > TimeBound.phaseOneAllowance ? budget &- TimeBound.phaseOneAllowance : 0)
+            : TimeBound.now() &+ (budget > allowance ? budget &- allowance : 0)
         guard let timedContext = TimedMatchContext.forCurrentThread(),
               let timed = pattern._withUnsafeGuaranteedRef({ $0.timedCode() }) else {
             return .limitExceeded
         }
-        let user = limits._withUnsafeGuaranteedRef { $0.limits }
         pcre2_set_match_limit_8(timedContext, user.matchLimit)
         pcre2_set_depth_limit_8(timedContext, user.depthLimit)
         pcre2_set_heap_limit_8(timedContext, user.heapLimitKiB)

@@ -65,11 +65,15 @@ enum TimeBound {
         return UInt32(clamping: max(UInt64(phaseOneFloor), steps))
     }
 
-    /// The match's budget for a value of `length` bytes, in nanoseconds.
-    static func budget(length: Int) -> UInt64 {
-        let atLinear = Double(deadlineNanoseconds) - perByteReserve * Double(linearFrom)
+    /// The match's budget for a value of `length` bytes, in nanoseconds, under a time limit of
+    /// `limit` nanoseconds (`deadlineNanoseconds` by default: `MatchLimits.timeLimitMicroseconds`).
+    static func budget(length: Int, limit: UInt64 = deadlineNanoseconds) -> UInt64 {
+        // The reserve scales with the limit, so a larger limit (a slow or instrumented host) keeps
+        // the same proportions.
+        let reserve = perByteReserve * Double(limit) / Double(deadlineNanoseconds)
+        let atLinear = max(Double(limit) - reserve * Double(linearFrom), Double(limit) / 4)
         let budget = length <= linearFrom
-            ? Double(deadlineNanoseconds) - perByteReserve * Double(max(0, length))
+            ? max(Double(limit) - reserve * Double(max(0, length)), Double(limit) / 4)
             : atLinear * (Double(length) / Double(linearFrom))
         return budget < 1e18 ? UInt64(max(0, budget)) : 1_000_000_000_000_000_000
     }

@@ -40,7 +40,8 @@ import Formwell
                 for cell in result.limitExceededCells where cell >= 0 && cell < cells {
                     out_cell_flags[cell] |= UInt8(fw_cell_flag.FW_CELL_LIMIT_EXCEEDED.rawValue)
                 }
-                for cell in result.ownMessages.keys where cell >= 0 && cell < cells {
+                let limited = result.limitExceededCells
+                for cell in result.ownMessages.keys where cell >= 0 && cell < cells && !limited.contains(cell) {
                     out_cell_flags[cell] |= UInt8(fw_cell_flag.FW_CELL_OWN_MESSAGE.rawValue)
                 }
             }

@@ -84,10 +84,37 @@ import Formwell
     _ form: OpaquePointer?, _ match_limit: UInt32, _ depth_limit: UInt32, _ heap_limit_kib: UInt32
 ) -> fw_status {
     abiCall { () throws(ABIFailure) in
-        let limits = MatchLimits(matchLimit: match_limit, depthLimit: depth_limit, heapLimitKiB: heap_limit_kib)
         try withForm(form) { (form: inout Form) throws(ABIFailure) in
+            var limits = form.matchLimits
+            (limits.matchLimit, limits.depthLimit, limits.heapLimitKiB) = (match_limit, depth_limit, heap_limit_kib)
             try engine { () throws(FormError) in try form.setMatchLimits(limits) }
         }
+    }
+}
+
+/// Sets how long one match of a pattern rule may take, in microseconds of wall-clock time, for a
+/// value up to 1 MiB (longer values get proportionally more), and re-runs every field's rules.
+/// Default 5,000 (5 ms). A match cut short makes its field invalid with "This value is too complex
+/// to check", as a step limit does. Raise it on slow hosts or under instrumentation (valgrind).
+/// Returns: FW_OK; FW_ERR_INVALID_ARGUMENT for 0; FW_ERR_CALLBACK; or a general error (see Conventions).
+@c public func fw_form_set_time_limit(_ form: OpaquePointer?, _ microseconds: UInt32) -> fw_status {
+    abiCall { () throws(ABIFailure) in
+        try withForm(form) { (form: inout Form) throws(ABIFailure) in
+            var limits = form.matchLimits
+            limits.timeLimitMicroseconds = microseconds
+            try engine { () throws(FormError) in try form.setMatchLimits(limits) }
+        }
+    }
+}
+
+/// Stores the form's time limit per match (see fw_form_set_time_limit) in *out_microseconds.
+/// Returns: FW_OK and *out_microseconds set; or a general error (see Conventions).
+@c public func fw_form_time_limit(_ form: OpaquePointer?, _ out_microseconds: UnsafeMutablePointer<UInt32>?) -> fw_status {
+    abiCall { () throws(ABIFailure) in
+        guard let out_microseconds else {
+            throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument 'out_microseconds' is NULL")
+        }
+        out_microseconds.pointee = try withForm(form) { (form: inout Form) throws(ABIFailure) in form.matchLimits.timeLimitMicroseconds }
     }
 }
 

@@ -12,7 +12,7 @@ import Formwell
     addRule(form, field_id, message) { (_: String?) throws(ABIFailure) in .required }
 }
 
-/// Adds the e-mail rule: the whole value must match [A-Z0-9a-z._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,64}
+/// Adds the e-mail rule: the whole value must match `[A-Z0-9a-z._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,64}`
 /// ("Invalid email format").
 /// Returns: FW_OK; FW_ERR_UNKNOWN_FIELD; FW_ERR_CALLBACK; or a general error (see Conventions).
 @c public func fw_field_add_email(

@@ -977,6 +977,21 @@ static void match_limits(void) {
     CHECK_OK(fw_form_match_limits(form, &match, &depth, &heap));
     CHECK(match == 1000 && depth == 2000 && heap == 3000); /* a refused change changes nothing */
 
+    /* The time limit: 5 ms by default, read back, never 0. A minute here, so that the step limits
+       alone decide below (valgrind slows matching some fifty times). */
+    {
+        uint32_t micros = 0;
+        CHECK_OK(fw_form_time_limit(form, &micros));
+        CHECK(micros == 5000);
+        CHECK_STATUS(fw_form_set_time_limit(form, 0), FW_ERR_INVALID_ARGUMENT);
+        CHECK_STATUS(fw_form_time_limit(form, NULL), FW_ERR_NULL_ARGUMENT);
+        CHECK_OK(fw_form_set_time_limit(form, 60000000u));
+        CHECK_OK(fw_form_time_limit(form, &micros));
+        CHECK(micros == 60000000u);
+        CHECK_OK(fw_form_match_limits(form, &match, &depth, &heap));
+        CHECK(match == 1000 && depth == 2000 && heap == 3000); /* the step limits are apart */
+    }
+
     /* A verdict the limits decided shows in the snapshot. */
     CHECK_OK(fw_form_add_field_with_rules(form, "p", NULL, NULL, pattern, 2));
     memset(value, 'a', 16);
@@ -990,6 +1005,16 @@ static void match_limits(void) {
     CHECK_STR(snap.message, "Invalid format");
     CHECK_OK(fw_form_match_limits(form, &match, &depth, &heap));
     CHECK(match == 1000000 && depth == 100000 && heap == 16384);
+
+    /* A time limit of 1 microsecond cuts short what the step limits would let run: 2^28 steps of
+       (a+)+$ on 28 a's and a '!' exceed phase 1 and are abandoned at the first clock read. */
+    memset(value, 'a', 28);
+    strcpy(value + 28, "!");
+    CHECK_OK(fw_form_set_time_limit(form, 1));
+    CHECK_OK(fw_field_update(form, "p", value, &snap, buf, sizeof buf));
+    CHECK(snap.limit_exceeded && snap.validity == FW_VALIDITY_INVALID && snap.failing_rule == 1);
+    CHECK_STR(snap.message ? snap.message : "(null)", "This value is too complex to check");
+    CHECK_OK(fw_form_set_time_limit(form, 60000000u));
     CHECK_CONSISTENT(form);
     CHECK_OK(fw_form_free(form));
 }

@@ -224,6 +224,8 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
         fw_status,
         [FormHandle, POINTER(c_uint32), POINTER(c_uint32), POINTER(c_uint32)],
     ),
+    "fw_form_set_time_limit": (fw_status, [FormHandle, c_uint32]),
+    "fw_form_time_limit": (fw_status, [FormHandle, POINTER(c_uint32)]),
     # rules
     "fw_field_add_required": (fw_status, [FormHandle, c_char_p, c_char_p]),
     "fw_field_add_email": (fw_status, [FormHandle, c_char_p, c_char_p]),
@@ -306,6 +308,8 @@ OPTIONAL = frozenset({
     "fw_form_check_batch",
     "fw_form_batch_message",
     "fw_form_rule_message",
+    "fw_form_set_time_limit",
+    "fw_form_time_limit",
 })
 
 #: Which declared functions the loaded library lacks (filled in by :func:`load_library`).

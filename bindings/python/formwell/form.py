@@ -667,6 +667,25 @@ class Form:
             limits = [match_limit, depth_limit, heap_limit_kib]
         check(lib.fw_form_set_match_limits(handle, *limits))
 
+    @property
+    def time_limit(self) -> float:
+        """Seconds of wall-clock time one match of a pattern rule may take for a value up to 1 MiB
+        (longer values get proportionally more); 0.005 by default. A match cut short makes its
+        field invalid with "This value is too complex to check", as the step limits do. Setting it
+        re-runs every field's rules; it must be in 1 µs ... about 71 minutes."""
+        micros = c_uint32(0)
+        check(lib.fw_form_time_limit(self._h, byref(micros)))
+        return micros.value / 1_000_000
+
+    @time_limit.setter
+    def time_limit(self, seconds: float) -> None:
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+            raise TypeError(f"time_limit must be a number of seconds, not {type(seconds).__name__}")
+        micros = round(seconds * 1_000_000)
+        if not 1 <= micros <= 0xFFFFFFFF:
+            raise InvalidArgumentError(f"time_limit {seconds!r} s is out of range (1e-06 ... 4294.967295)", 7)
+        check(lib.fw_form_set_time_limit(self._h, micros))
+
     def reset(self) -> None:
         """Every value back to its initial value; every field idle, untouched and unfocused."""
         check(lib.fw_form_reset(self._h))

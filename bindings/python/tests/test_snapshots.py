@@ -592,3 +592,25 @@ def test_failing_rule_of_a_limit_exceeded_verdict(form):
     state = form.set("r", "a" * 20 + "b")
     assert (state.limit_exceeded, state.failing_rule, state.message) == (
         True, 1, "This value is too complex to check")
+
+
+def test_time_limit_round_trip_and_cut_short():
+    """The per-match time limit: 5 ms by default, read back in seconds; a tiny one cuts a
+    backtracking match short (the field is invalid, never valid); the step limits are apart."""
+    with formwell.Form() as form:
+        assert form.time_limit == 0.005
+        form.add_field("p", [formwell.Regex("(a+)+$")])
+        form.time_limit = 60
+        assert form.time_limit == 60
+        form["p"] = "a" * 16 + "!"
+        assert form.state("p").message == "Invalid format" and not form.state("p").limit_exceeded
+        form.time_limit = 1e-6
+        form["p"] = "a" * 28 + "!"
+        assert form.state("p").limit_exceeded
+        assert form.state("p").message == "This value is too complex to check"
+        assert form.match_limits == formwell.Form().match_limits
+        with pytest.raises(formwell.InvalidArgumentError):
+            form.time_limit = 0
+        with pytest.raises(TypeError):
+            form.time_limit = "1"
+        assert form.time_limit == 1e-6
