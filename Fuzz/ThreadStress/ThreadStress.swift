@@ -21,6 +21,10 @@
 //  - STRESS_CHURN_THREADS (default 1) threads create forms (fields added with fw_form_add_field_with_rules,
 //    a custom validator among the rules), use them and free them in a loop, publishing the live form and,
 //    once freed, its handle;
+//  - STRESS_BATCH_THREADS (default 1) threads run fw_form_check_batch on their own form (pattern and
+//    `matches` rules, 6,000 records, threads = 2: the library's own worker threads) while writing its
+//    fields interactively, every verdict checked against the rule it must follow, and on the shared
+//    form (its custom validator keeps the batch on the calling thread; its re-entrant calls get BUSY);
 //  - STRESS_STALE_THREADS (default 1) threads hammer those handles: every call on a freed handle must give
 //    FW_ERR_INVALID_HANDLE (and keep a refused custom rule's context with the caller), a call on the
 //    churned form that may be freed meanwhile FW_OK or FW_ERR_INVALID_HANDLE; never a crash, never a
@@ -52,6 +56,8 @@ private func count(_ name: String, _ fallback: Int) -> Int {
 }
 private let snapshotThreads = count("STRESS_SNAPSHOT_THREADS", 2)
 private let churnThreads = count("STRESS_CHURN_THREADS", 1)
+private let batchThreads = count("STRESS_BATCH_THREADS", 1)
+private let batchesChecked = Atomic<Int>(0)
 private let staleThreads = count("STRESS_STALE_THREADS", 1)
 
 private let failures = Atomic<Int>(0)
@@ -593,10 +599,12 @@ struct ThreadStress {
         let snapshotResults = (0..<snapshotThreads).map { ThreadResult(index: threadCount + $0) }
         let churnResults = (0..<churnThreads).map { ThreadResult(index: 1000 + $0) }
         let staleResults = (0..<staleThreads).map { ThreadResult(index: 2000 + $0) }
+        let batchResults = (0..<batchThreads).map { ThreadResult(index: 3000 + $0) }
         var threads: [pthread_t] = []
         churnRunning.store(churnThreads, ordering: .releasing)
         let jobs = results.map { ($0, Role.classic) } + snapshotResults.map { ($0, Role.snapshots) }
             + churnResults.map { ($0, Role.churn) } + staleResults.map { ($0, Role.stale) }
+            + batchResults.map { ($0, Role.batch) }
         for (result, role) in jobs {
             let box = Unmanaged.passRetained(Job(result: result, shared: UInt(bitPattern: shared), role: role)).toOpaque()
             var thread = pthread_t()
@@ -631,15 +639,17 @@ struct ThreadStress {
         expect(busySeen.load(ordering: .relaxed) > 0, "no re-entrant call was exercised")
 
         expect(snapshotThreads == 0 || snapshotsChecked.load(ordering: .relaxed) > 0, "no snapshot was checked")
+        expect(batchThreads == 0 || batchesChecked.load(ordering: .relaxed) > 0, "no batch was checked")
         expect(staleThreads == 0 || churnThreads == 0 || freedHandleCalls.load(ordering: .relaxed) > 0, "no freed handle was used")
 
-        let operations = (results + snapshotResults + churnResults + staleResults).reduce(0) { $0 + $1.operations }
+        let operations = (results + snapshotResults + churnResults + staleResults + batchResults).reduce(0) { $0 + $1.operations }
         print("thread-stress: \(threadCount) threads (\(sharedThreads) on the shared form) + \(snapshotThreads) snapshot, "
               + "\(churnThreads) churn, \(staleThreads) stale-handle threads, \(operations) operations, "
               + "\(validatorCalls.load(ordering: .relaxed)) validator calls, \(busySeen.load(ordering: .relaxed)) re-entrant BUSY, "
               + "\(staleHandleCalls.load(ordering: .relaxed)) calls on hand-off handles, \(snapshotsChecked.load(ordering: .relaxed)) snapshots checked, "
               + "\(churnedForms.load(ordering: .relaxed)) forms churned, \(freedHandleCalls.load(ordering: .relaxed)) calls on freed handles, "
-              + "\(churnRaces.load(ordering: .relaxed)) rounds on a form being freed, \(stored) contexts stored/destroyed, "
+              + "\(churnRaces.load(ordering: .relaxed)) rounds on a form being freed, \(batchesChecked.load(ordering: .relaxed)) batches checked, "
+              + "\(stored) contexts stored/destroyed, "
               + "\(failures.load(ordering: .relaxed)) failed checks")
         exit(failures.load(ordering: .relaxed) == 0 ? 0 : 1)
     }
@@ -654,11 +664,93 @@ private func threadEntry(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPoi
     case .snapshots: snapshotWork(job.result, shared: shared)
     case .churn: churnWork(job.result)
     case .stale: staleWork(job.result)
+    case .batch: batchWork(job.result, shared: shared)
     }
     return nil
 }
 
-private enum Role { case classic, snapshots, churn, stale }
+private enum Role { case classic, snapshots, churn, stale, batch }
+
+// MARK: Batches
+
+/// Batches on a form of this thread's (on the library's own worker threads) while its fields are
+/// written between batches, and on the shared form while others write it. Record i of a batch is
+/// "u<i>" (valid for ^u[0-9]+$) or "x<i>" (invalid); its confirm is the same value, or not.
+private func batchWork(_ result: ThreadResult, shared: OpaquePointer?) {
+    var form: OpaquePointer? = nil
+    expect(fw_form_create(&form) == .FW_OK, "batch: create failed")
+    expect(fw_form_add_field(form, "v", nil, nil) == .FW_OK, "batch: add v failed")
+    expect(fw_field_add_regex(form, "v", "^u[0-9]+$", nil) == .FW_OK, "batch: regex failed")
+    expect(fw_form_add_field(form, "c", nil, nil) == .FW_OK, "batch: add c failed")
+    expect(fw_field_add_matches(form, "c", "v", nil) == .FW_OK, "batch: matches failed")
+    let records = 6_000
+    var data: [UInt8] = [], confirm: [UInt8] = []
+    var offsets: [Int32] = [0], confirmOffsets: [Int32] = [0]
+    for i in 0..<records {
+        let value = Array((i % 3 == 0 ? "x\(i)" : "u\(i)").utf8)
+        data += value
+        offsets.append(Int32(data.count))
+        confirm += i % 5 == 0 ? Array("other".utf8) : value
+        confirmOffsets.append(Int32(confirm.count))
+    }
+    var valid = [UInt8](repeating: 9, count: records)
+    var failing = [Int32](repeating: 9, count: records * 2)
+    let rounds = max(4, opsPerThread / 500)
+    for round in 0..<rounds {
+        result.operations += 1
+        let status: fw_status = data.withUnsafeBufferPointer { d in
+            confirm.withUnsafeBufferPointer { c in
+                offsets.withUnsafeBufferPointer { o in
+                    confirmOffsets.withUnsafeBufferPointer { co in
+                        var columns = [fw_column(), fw_column()]
+                        for (index, (bytes, starts)) in [(d, o), (c, co)].enumerated() {
+                            columns[index].size = MemoryLayout<fw_column>.size
+                            columns[index].offsets = UnsafeRawPointer(starts.baseAddress)
+                            columns[index].data = UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self)
+                            columns[index].data_size = bytes.count
+                            columns[index].offset_size = 4
+                        }
+                        var invalid: UInt = 0
+                        return fw_form_check_batch(form, columns, 2, UInt(records), 2, &valid, &failing, nil, &invalid)
+                    }
+                }
+            }
+        }
+        expect(status == .FW_OK, "batch gave \(status.rawValue)")
+        for i in 0..<records {
+            let vOK = i % 3 != 0, cOK = i % 5 != 0
+            if valid[i] != ((vOK && cOK) ? 1 : 0) || failing[i * 2] != (vOK ? -1 : 0) || failing[i * 2 + 1] != (cOK ? -1 : 0) {
+                report("batch record \(i): valid \(valid[i]), failing \(failing[i * 2]), \(failing[i * 2 + 1])")
+                break
+            }
+        }
+        batchesChecked.add(1, ordering: .relaxed)
+        // Interactive writes between batches; the batch must not have changed them.
+        let mine = "u\(round)"
+        expect(fw_field_set_value(form, "v", mine) == .FW_OK, "batch: set v failed")
+        let (read, text) = readValue(form, "v")
+        expect(read == .FW_OK && text == mine, "batch form's v holds \"\(text)\", wrote \"\(mine)\"")
+        // The shared form: one record naming its field; its custom validator runs on this thread.
+        let sharedStatus: fw_status = Array("t1-1".utf8).withUnsafeBufferPointer { bytes in
+            var column = fw_column()
+            let starts: [Int32] = [0, Int32(bytes.count)]
+            return starts.withUnsafeBufferPointer { o in
+                column.size = MemoryLayout<fw_column>.size
+                column.offsets = UnsafeRawPointer(o.baseAddress)
+                column.data = UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self)
+                column.data_size = bytes.count
+                column.offset_size = 4
+                column.field_id = UnsafePointer(strdup("shared"))
+                defer { free(UnsafeMutableRawPointer(mutating: column.field_id)) }
+                var one: UInt8 = 9
+                var invalid: UInt = 0
+                return fw_form_check_batch(shared, &column, 1, 1, 2, &one, nil, nil, &invalid)
+            }
+        }
+        expect(sharedStatus == .FW_OK, "batch on the shared form gave \(sharedStatus.rawValue)")
+    }
+    expect(fw_form_free(form) == .FW_OK, "batch: free failed")
+}
 
 private final class Job: @unchecked Sendable {
     let result: ThreadResult
