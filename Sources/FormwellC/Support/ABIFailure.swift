@@ -19,19 +19,30 @@ struct ABIFailure: Error {
         case .callbackFailed: status = .FW_ERR_CALLBACK
         case .internalError: status = .FW_ERR_INTERNAL
         }
-        message = error.description
+        message = ABIFailure.printable(error.description)
     }
 
     init(_ error: SpecError) {
         status = .FW_ERR_INVALID_SPEC
-        message = error.description
+        message = ABIFailure.printable(error.description)
         offset = error.patternOffset.map(Int64.init) ?? -1
     }
 
     init(_ status: fw_status, _ message: String, offset: Int64 = -1) {
         self.status = status
-        self.message = message
+        self.message = ABIFailure.printable(message)
         self.offset = offset
+    }
+
+    /// A detail quotes what the caller gave (a spec's key, an id): a U+0000 in it is written as
+    /// `\u0000`, so the message C reads is never cut short by an embedded NUL.
+    static func printable(_ text: String) -> String {
+        guard text.utf8.contains(0) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value == 0 { out += "\\u0000" } else { out.unicodeScalars.append(scalar) }
+        }
+        return out
     }
 }
 

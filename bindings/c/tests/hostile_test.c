@@ -195,6 +195,20 @@ static void null_arguments(fw_form *form) {
     CASE(fw_field_value(form, "x", NULL, 10, NULL), FW_ERR_NULL_ARGUMENT);
     CASE(fw_last_error_message(NULL, 5, NULL), FW_ERR_NULL_ARGUMENT);
     CASE(fw_field_value(form, "x", NULL, 0, NULL), FW_OK); /* a size query without a length is legal */
+    /* A spec can smuggle U+0000 into a key or an id; the error detail spells it \u0000, so C reads it
+       whole (found by the SpecJSON fuzzer). */
+    {
+        char detail[256];
+        size_t length = 0;
+        CASE(fw_form_load_spec(form, "{\"formwell\": 1, \"fields\": [{\"id\": \"n\", \"a\\u0000b\": 1}]}"),
+             FW_ERR_INVALID_SPEC);
+        CHECK_OK(fw_last_error_message(detail, sizeof detail, &length));
+        CHECK(strlen(detail) == length && strstr(detail, "a\\u0000b") != NULL);
+        CASE(fw_form_load_spec(form, "{\"formwell\": 1, \"fields\": [{\"id\": \"n\\u0000\"}]}"), FW_ERR_INVALID_SPEC);
+        CHECK_OK(fw_last_error_message(detail, sizeof detail, &length));
+        CHECK(strlen(detail) == length);
+        CHECK_STR(detail, "fields[0].id: a field id must not contain U+0000 (NUL)");
+    }
 }
 
 /* Malformed UTF-8 in every string parameter: refused with the offset of the first bad byte. */
