@@ -1,4 +1,5 @@
 import Formwell
+import Glibc
 
 /// Records read but not yet checked, kept as columns (one per field of the spec: offsets into one
 /// byte buffer, the layout `Form.checkBatch` reads), with every input item in order: a record
@@ -139,8 +140,12 @@ struct FieldTable {
     @inline(__always)
     func index(of key: UnsafeBufferPointer<UInt8>) -> Int? {
         if idBytes.count <= 16 {
-            for (index, id) in idBytes.enumerated() where id.count == key.count && id.elementsEqual(key) {
-                return index
+            for index in idBytes.indices where idBytes[index].count == key.count {
+                let same = idBytes[index].withUnsafeBufferPointer { id in
+                    guard let a = id.baseAddress, let b = key.baseAddress else { return key.isEmpty }
+                    return memcmp(a, b, key.count) == 0
+                }
+                if same { return index }
             }
         } else if let index = lookup[Array(key)] {
             return index
