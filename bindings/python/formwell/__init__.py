@@ -32,8 +32,19 @@ from .errors import (
     PatternError,
     UnknownFieldError,
 )
-from .batch import CheckResult
-from .form import Display, FieldState, Form, MatchLimits, Phase, Validity, live_forms
+from .batch import CheckResult, Summary
+from .form import (
+    Display,
+    FieldState,
+    Form,
+    MatchLimits,
+    Phase,
+    Validity,
+    live_forms,
+    register_validator,
+    registered_validators,
+    unregister_validator,
+)
 from .rules import Custom, Email, Matches, MaxLength, MinLength, Phone, Regex, Required, Rule
 
 __version__ = "0.3.0"
@@ -49,11 +60,32 @@ def abi_version() -> int:
     return int(_lib.fw_abi_version())
 
 
+def check_table(form: Form, table: object, *, threads: int = 0) -> "CheckResult":
+    """Checks every row of an Arrow table against ``form``, in place (``fw_form_check_arrow``):
+    a ``pyarrow.Table`` / ``RecordBatch`` / ``RecordBatchReader``, or anything with
+    ``__arrow_c_stream__`` / ``__arrow_c_array__`` (polars, pandas 2.2+, DuckDB). Returns a
+    :class:`formwell.arrow.TableCheckResult` (a :class:`CheckResult`, with ``to_arrow()`` and
+    ``summary()``). See :func:`formwell.arrow.check_table`; same as ``form.check_table(table)``."""
+    from .arrow import check_table as _check_table
+
+    return _check_table(form, table, threads=threads)
+
+
+def __getattr__(name: str) -> object:
+    # formwell.arrow / formwell.dask / formwell.spark are imported on first use only: importing
+    # formwell never imports pyarrow, polars, dask or pyspark.
+    if name in ("arrow", "dask", "spark"):
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 from . import batch as _batch, errors as _errors, form as _form, rules as _rules  # noqa: E402
 
 # The public names: this module's own, then each submodule's public API.
 __all__ = (
-    ["ABI_VERSION", "abi_version", "library_path", "library_version"]
+    ["ABI_VERSION", "abi_version", "library_path", "library_version", "check_table"]
     + _form.__all__
     + _batch.__all__
     + [name for name in _rules.__all__ if name not in ("Validator", "ValidatorResult")]

@@ -191,6 +191,51 @@ class fw_column(Structure):
     ]
 
 
+class ArrowSchema(Structure):
+    """``struct ArrowSchema`` of the Arrow C Data Interface (the standard ABI; no Arrow library
+    involved). ``fw_form_check_arrow`` borrows it: whoever made it releases it."""
+
+
+class ArrowArray(Structure):
+    """``struct ArrowArray`` of the Arrow C Data Interface (borrowed by ``fw_form_check_arrow``)."""
+
+
+class ArrowArrayStream(Structure):
+    """``struct ArrowArrayStream`` of the Arrow C stream interface (read by formwell.arrow only)."""
+
+
+ArrowSchema._fields_ = [
+    ("format", c_char_p),
+    ("name", c_char_p),
+    ("metadata", c_void_p),
+    ("flags", c_int64),
+    ("n_children", c_int64),
+    ("children", POINTER(POINTER(ArrowSchema))),
+    ("dictionary", POINTER(ArrowSchema)),
+    ("release", CFUNCTYPE(None, POINTER(ArrowSchema))),
+    ("private_data", c_void_p),
+]
+ArrowArray._fields_ = [
+    ("length", c_int64),
+    ("null_count", c_int64),
+    ("offset", c_int64),
+    ("n_buffers", c_int64),
+    ("n_children", c_int64),
+    ("buffers", POINTER(c_void_p)),
+    ("children", POINTER(POINTER(ArrowArray))),
+    ("dictionary", POINTER(ArrowArray)),
+    ("release", CFUNCTYPE(None, POINTER(ArrowArray))),
+    ("private_data", c_void_p),
+]
+ArrowArrayStream._fields_ = [
+    ("get_schema", CFUNCTYPE(c_int, POINTER(ArrowArrayStream), POINTER(ArrowSchema))),
+    ("get_next", CFUNCTYPE(c_int, POINTER(ArrowArrayStream), POINTER(ArrowArray))),
+    ("get_last_error", CFUNCTYPE(c_void_p, POINTER(ArrowArrayStream))),
+    ("release", CFUNCTYPE(None, POINTER(ArrowArrayStream))),
+    ("private_data", c_void_p),
+]
+
+
 #: ``fw_cell_flag`` bits of fw_form_check_batch's out_cell_flags.
 FW_CELL_LIMIT_EXCEEDED = 1
 FW_CELL_OWN_MESSAGE = 2
@@ -291,6 +336,16 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
         [FormHandle, POINTER(fw_column), c_size_t, c_size_t, c_size_t, c_size_t, _buf, c_size_t, _out_len],
     ),
     "fw_form_rule_message": (fw_status, [FormHandle, c_size_t, c_size_t, _buf, c_size_t, _out_len]),
+    # Arrow C Data Interface: a record batch (struct array) checked in place (formwell.arrow)
+    "fw_form_check_arrow": (
+        fw_status,
+        [FormHandle, POINTER(ArrowSchema), POINTER(ArrowArray), c_int32, POINTER(c_uint8), POINTER(c_int32),
+         POINTER(c_uint8), _out_len],
+    ),
+    "fw_form_arrow_message": (
+        fw_status,
+        [FormHandle, POINTER(ArrowSchema), POINTER(ArrowArray), c_size_t, c_size_t, _buf, c_size_t, _out_len],
+    ),
 }
 
 
@@ -310,6 +365,8 @@ OPTIONAL = frozenset({
     "fw_form_rule_message",
     "fw_form_set_time_limit",
     "fw_form_time_limit",
+    "fw_form_check_arrow",
+    "fw_form_arrow_message",
 })
 
 #: Which declared functions the loaded library lacks (filled in by :func:`load_library`).

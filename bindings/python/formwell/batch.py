@@ -24,7 +24,7 @@ from ._native import FW_CELL_OWN_MESSAGE, check, lib, read_string
 if TYPE_CHECKING:  # pragma: no cover
     from .form import Form
 
-__all__ = ["CheckResult"]
+__all__ = ["CheckResult", "Summary"]
 
 #: What :meth:`Form.check_many` accepts: records (mappings of field id to value) or columns
 #: (a mapping of field id to a sequence of values, all of the same length).
@@ -411,6 +411,46 @@ class CheckResult:
                 template = templates[failing[start : start + width]] = judge(index, first, rules[first : first + fields])
             yield index, template.copy()
 
+    def summary(self) -> "Summary":
+        """Counts like the summary of ``formwell check``: records, valid, invalid, and per field its
+        invalid count and messages, most common first (``str(result.summary())`` prints it as the
+        CLI does, with each field's three most common messages)."""
+        from collections import Counter
+
+        fields = len(self._ids)
+        rule_counts = [Counter(self._failing[field::fields]) for field in range(fields)]
+        text_counts: List[Counter] = [Counter() for _ in range(fields)]
+        if self._any_flags:
+            import re
+
+            for found in re.finditer(b"[^\x00]", self._flags):
+                record, field = divmod(found.start(), fields)
+                rule = self._failing[found.start()]
+                if rule >= 0:
+                    rule_counts[field][rule] -= 1
+                    text_counts[field][self._cell_message(record, field)] += 1
+        form = self._form
+        invalid_by_field: Dict[str, int] = {}
+        messages: Dict[str, List[Tuple[str, int]]] = {}
+        for field, field_id in enumerate(self._ids):
+            texts = text_counts[field]
+            for rule, count in rule_counts[field].items():
+                if rule >= 0 and count > 0:
+                    text = form._rule_messages.get((field, rule))
+                    texts[text if text is not None else form._rule_message(field, rule)] += count
+            invalid_by_field[field_id] = sum(texts.values())
+            messages[field_id] = sorted(texts.items(), key=lambda item: (-item[1], item[0]))
+        return Summary(self._count, self._count - self._invalid_count, self._invalid_count, invalid_by_field, messages)
+
+    def to_arrow(self) -> Any:
+        """The verdicts as a ``pyarrow.Table`` (imports pyarrow): a boolean column ``valid``, then one
+        string column per field (registration order) holding the message ``errors(i)`` shows for
+        that field, null where the field passes. Built with Arrow compute kernels from the failing
+        rules (each distinct message is one string until the column is materialized)."""
+        from .arrow import result_table
+
+        return result_table(self)
+
     def invalid_indices(self) -> List[int]:
         """The indices of the invalid records, in order."""
         found, find, index = [], self._valid.find, self._valid.find(0)
@@ -418,3 +458,41 @@ class CheckResult:
             found.append(index)
             index = find(0, index + 1)
         return found
+
+
+class Summary:
+    """:meth:`CheckResult.summary`: ``records``, ``valid``, ``invalid``; ``invalid_by_field``
+    (``{field_id: how many records fail it}``, registration order) and ``messages``
+    (``{field_id: [(message, count), ...]}``, most common first, ties in code-point order, as the
+    CLI sorts them). ``str(summary)`` is the CLI's summary text; ``top(field_id, limit=3)``."""
+
+    __slots__ = ("records", "valid", "invalid", "invalid_by_field", "messages")
+
+    def __init__(self, records: int, valid: int, invalid: int, invalid_by_field: Dict[str, int],
+                 messages: Dict[str, List[Tuple[str, int]]]) -> None:
+        self.records, self.valid, self.invalid = records, valid, invalid
+        self.invalid_by_field, self.messages = invalid_by_field, messages
+
+    def top(self, field_id: str, limit: int = 3) -> List[Tuple[str, int]]:
+        """The ``limit`` most common messages of ``field_id`` with their counts."""
+        return self.messages[field_id][:limit]
+
+    def as_dict(self) -> Dict[str, Any]:
+        return {"records": self.records, "valid": self.valid, "invalid": self.invalid,
+                "fields": {key: {"invalid": count, "messages": dict(self.messages[key])}
+                           for key, count in self.invalid_by_field.items()}}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Summary) and self.as_dict() == other.as_dict()
+
+    def __repr__(self) -> str:
+        return f"<formwell.Summary {self.records} records: {self.valid} valid, {self.invalid} invalid>"
+
+    def __str__(self) -> str:
+        noun = "record" if self.records == 1 else "records"
+        lines = [f"{self.records} {noun}: {self.valid} valid, {self.invalid} invalid"]
+        for field_id, count in self.invalid_by_field.items():
+            if count > 0:
+                top = ", ".join(f"{message} ({times})" for message, times in self.top(field_id))
+                lines.append(f"  {field_id}: {count} invalid \u2014 {top}")
+        return "\n".join(lines)

@@ -8,9 +8,12 @@ import sys
 from ctypes import byref, c_bool, c_size_t, c_uint32, create_string_buffer, sizeof
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any, Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optional, Tuple, Union
 
 from . import _native, batch
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .arrow import TableCheckResult
 from ._native import FW_ERR_UNKNOWN_FIELD, FW_OK, check, lib, read_string
 from .errors import InvalidArgumentError, InvalidHandleError
 from .rules import (
@@ -27,7 +30,64 @@ from .rules import (
 #: What :meth:`Form.from_spec` accepts: a spec dict, JSON text, or the path of a JSON file.
 SpecSource = Union[Mapping[str, Any], str, "os.PathLike[str]"]
 
-__all__ = ["Form", "FieldState", "MatchLimits", "Phase", "Validity", "Display", "live_forms"]
+__all__ = ["Form", "FieldState", "MatchLimits", "Phase", "Validity", "Display", "live_forms",
+           "register_validator", "unregister_validator", "registered_validators"]
+
+#: name -> validator: what a spec's ``{"rule": "custom", "name": ...}`` resolves against when the
+#: spec is loaded without that name in ``validators=`` (see :func:`register_validator`).
+_registry: Dict[str, Validator] = {}
+
+
+def register_validator(name: str, validate: Optional[Validator] = None) -> Any:
+    """Registers ``validate`` in this process under ``name``: every spec loaded afterwards
+    (:meth:`Form.from_spec`, :meth:`Form.load_spec`, unpickling a :class:`Form`) whose ``custom``
+    rules name it gets it, unless the load's own ``validators=`` names it too (that one wins).
+
+    This is how custom rules travel to other processes: a form pickles as its spec (names only), so
+    each worker registers the same names, e.g. in a module it imports, and the names resolve there.
+    Registering a name again replaces the validator for loads that come later (forms already made
+    keep theirs). Usable as a decorator: ``@register_validator("username_free")``.
+    """
+    if not isinstance(name, str) or not name:
+        raise TypeError("a validator name is a non-empty str")
+    if validate is None:
+        def decorate(function: Validator) -> Validator:
+            register_validator(name, function)
+            return function
+
+        return decorate
+    if not callable(validate):
+        raise TypeError(f"a validator must be callable, not {type(validate).__name__}")
+    _registry[name] = validate
+    return validate
+
+
+def unregister_validator(name: str) -> None:
+    """Forgets a name given to :func:`register_validator` (``KeyError`` if it was not)."""
+    del _registry[name]
+
+
+def registered_validators() -> Dict[str, Validator]:
+    """A copy of the process-wide registry of :func:`register_validator`."""
+    return dict(_registry)
+
+
+def _custom_names(spec: Any) -> List[str]:
+    """The validator names a spec's ``custom`` rules use (a spec the library will judge; anything
+    malformed is left for it to report)."""
+    names: List[str] = []
+    fields = spec.get("fields") if isinstance(spec, Mapping) else None
+    for field in fields if isinstance(fields, list) else []:
+        rules = field.get("rules") if isinstance(field, Mapping) else None
+        for rule in rules if isinstance(rules, list) else []:
+            if isinstance(rule, Mapping) and rule.get("rule") == "custom" and isinstance(rule.get("name"), str):
+                names.append(rule["name"])
+    return names
+
+
+def _form_from_spec(spec_json: str) -> "Form":
+    """Unpickling a :class:`Form`: its spec, custom rules resolved through the registry."""
+    return Form.from_spec(spec_json)
 
 
 class Phase(enum.Enum):
@@ -469,13 +529,21 @@ class Form:
 
     def load_spec(self, spec: SpecSource, validators: Optional[Mapping[str, Validator]] = None) -> None:
         """Adds a spec's fields and rules to this form, all or nothing (see :meth:`from_spec`)."""
-        for name, validate in (validators or {}).items():
-            self.define_validator(name, validate)
-        text = _spec_text(spec)
-        check(lib.fw_form_load_spec(self._h, _encode(text, "spec")))
         import json
 
-        fields = (spec if isinstance(spec, Mapping) else json.loads(text)).get("fields") or []
+        text = _spec_text(spec)
+        try:
+            parsed = spec if isinstance(spec, Mapping) else json.loads(text)
+        except ValueError:
+            parsed = None  # not JSON: the library says where
+        given = dict(validators or {})
+        for name in _custom_names(parsed):
+            if name not in given and name in _registry:
+                given[name] = _registry[name]
+        for name, validate in given.items():
+            self.define_validator(name, validate)
+        check(lib.fw_form_load_spec(self._h, _encode(text, "spec")))
+        fields = parsed.get("fields") or []  # type: ignore[union-attr]
         for field in fields:  # accepted by the library, so well-formed
             self._initials[field["id"]] = field.get("initial") or ""
 
@@ -502,6 +570,31 @@ class Form:
         each record would show).
         """
         return batch.check_many(self, data, threads)
+
+    def check_table(self, table: Any, *, threads: int = 0) -> "TableCheckResult":
+        """Checks every row of an Arrow table as :meth:`check_many` checks a record, reading the
+        string columns in place through the Arrow C Data Interface (``fw_form_check_arrow``): a
+        ``pyarrow.Table`` / ``RecordBatch`` / ``RecordBatchReader``, or anything with
+        ``__arrow_c_stream__`` / ``__arrow_c_array__`` (polars, pandas, DuckDB). See
+        :func:`formwell.check_table`."""
+        from .arrow import check_table
+
+        return check_table(self, table, threads=threads)
+
+    # ---- pickling: a form travels as its spec ----
+
+    def __reduce__(self) -> Any:
+        """A form pickles as its spec (:meth:`to_spec_json`): unpickling loads it into a new form,
+        resolving ``custom`` rules by name through :func:`register_validator` in the receiving
+        process. Only the definition travels (values, phases and touched flags do not); a form with
+        an anonymous :class:`formwell.Custom` rule cannot be pickled (``pickle.PicklingError``)."""
+        try:
+            spec = self.to_spec_json()
+        except InvalidArgumentError as error:
+            import pickle
+
+            raise pickle.PicklingError(f"this form cannot travel as a spec: {error}") from error
+        return (_form_from_spec, (spec,))
 
     def _initial_values(self) -> Dict[str, str]:
         return self._initials

@@ -38,6 +38,8 @@ C_TYPES = {
     "const fw_column *": ctypes.POINTER(_native.fw_column),
     "uint8_t *": ctypes.POINTER(ctypes.c_uint8),
     "int32_t *": ctypes.POINTER(ctypes.c_int32),
+    "const struct ArrowSchema *": ctypes.POINTER(_native.ArrowSchema),
+    "const struct ArrowArray *": ctypes.POINTER(_native.ArrowArray),
 }
 
 

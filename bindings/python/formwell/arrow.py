@@ -1,0 +1,459 @@
+"""Arrow tables checked in place: :func:`check_table` and the :class:`TableCheckResult` it returns.
+
+A table reaches the library through the Arrow C Data Interface, the standard C ABI of Arrow data
+(``struct ArrowSchema`` / ``struct ArrowArray``): this module takes those structs out of the Arrow
+PyCapsule interface (``__arrow_c_stream__`` / ``__arrow_c_array__``, which pyarrow, polars, pandas
+and DuckDB all speak) with ``PyCapsule_GetPointer`` and hands them to ``fw_form_check_arrow`` one
+record batch at a time. No value becomes a Python object and no column is copied: the rules read
+the producer's own buffers. Nothing here imports pyarrow unless a cast is needed (below) or a
+result is turned into a table (:meth:`CheckResult.to_arrow`); ``import formwell`` imports neither
+this module nor pyarrow.
+
+Ownership: each struct is *moved* out of its capsule (copied, and the capsule's copy marked
+released, as the C Data Interface allows), so this module owns it and calls its ``release`` callback
+exactly once, when done with it, even when the check raises; the library only borrows.
+
+Messages: a cell whose message is not its rule's fixed text (a custom validator's own words, or
+"This value is too complex to check" after a match limit; ``FW_CELL_*`` flags) is resolved with
+``fw_form_arrow_message`` right after its batch is checked, while the batch is still alive; then the
+batch is released. So a :class:`TableCheckResult` holds no Arrow data at all: its verdicts, the
+failing rule of each cell, and the messages of the (rare) flagged cells.
+
+Columns the library does not read natively: the library reads ``utf8`` and ``large_utf8`` columns
+(and whatever else it accepts, e.g. ``string_view`` or dictionary-encoded strings); when it refuses
+a string-like column (``string_view``, dictionary of strings, or an all-null ``null`` column, as
+pandas gives for an empty object column), the rest of the input is read through pyarrow, those
+columns cast to ``large_string`` (a copy of those columns only), and this module remembers the
+refusal for later calls. A column of any other type naming a field (int64, a timestamp, ...)
+raises :class:`TypeError` naming the column and its type.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import re
+from array import array
+from ctypes import POINTER, addressof, byref, c_char_p, c_int32, c_size_t, c_uint8, c_void_p, py_object, sizeof
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Set, Tuple
+
+from . import _native
+from ._native import ArrowArray, ArrowArrayStream, ArrowSchema, check, lib, read_string
+from .batch import CheckResult
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .form import Form
+
+__all__ = ["check_table", "TableCheckResult"]
+
+_get_pointer = ctypes.pythonapi["PyCapsule_GetPointer"]  # a function object of our own (argtypes)
+_get_pointer.restype = c_void_p
+_get_pointer.argtypes = [py_object, c_char_p]
+
+_NONZERO = re.compile(b"[^\x00]")
+
+#: Formats (of a field's column) the library is known to read, and string-like formats that it
+#: may refuse (then read through pyarrow, cast to large_string). Anything else is a TypeError.
+_STRING_FORMATS = {"u", "U"}
+_CASTABLE_FORMATS = {"vu", "n"}
+#: Of those, the ones the loaded library refused (learnt once per process).
+_refused: Set[str] = set()
+
+_FORMAT_NAMES = {
+    "n": "null", "b": "bool", "c": "int8", "C": "uint8", "s": "int16", "S": "uint16", "i": "int32",
+    "I": "uint32", "l": "int64", "L": "uint64", "e": "float16", "f": "float32", "g": "float64",
+    "z": "binary", "Z": "large_binary", "vz": "binary_view", "u": "utf8 (string)", "U": "large_utf8",
+    "vu": "string_view", "tdD": "date32", "tdm": "date64", "+l": "list", "+L": "large_list",
+    "+s": "struct", "+m": "map",
+}
+_INTEGER_FORMATS = set("cCsSiIlL")
+
+
+def _type_name(schema: ArrowSchema) -> str:
+    fmt = (schema.format or b"").decode("utf-8", "replace")
+    if schema.dictionary:
+        return f"dictionary<{_type_name(schema.dictionary.contents)}>"
+    if fmt.startswith("w:"):
+        return f"fixed_size_binary[{fmt[2:]}]"
+    if fmt.startswith("d:"):
+        return f"decimal({fmt[2:]})"
+    if fmt.startswith("ts"):
+        return f"timestamp[{fmt[2:]}]"
+    return _FORMAT_NAMES.get(fmt, f"Arrow format {fmt!r}")
+
+
+def _column_kind(schema: ArrowSchema) -> str:
+    """'string' (read natively), 'castable' (string-like; cast if the library refuses it) or
+    'other' (not strings: an error)."""
+    fmt = (schema.format or b"").decode("utf-8", "replace")
+    if schema.dictionary:
+        if fmt in _INTEGER_FORMATS and _column_kind(schema.dictionary.contents) != "other":
+            return "castable"
+        return "other"
+    if fmt in _STRING_FORMATS:
+        return "string"
+    if fmt in _CASTABLE_FORMATS:
+        return "castable"
+    return "other"
+
+
+def _column_key(schema: ArrowSchema) -> str:
+    fmt = (schema.format or b"").decode("utf-8", "replace")
+    if schema.dictionary:
+        return "dict:" + _column_key(schema.dictionary.contents)
+    return fmt
+
+
+class _Owned:
+    """One C Data Interface struct this module owns (moved out of a capsule, or filled in by a
+    stream): :meth:`release` calls its release callback exactly once."""
+
+    __slots__ = ("struct",)
+
+    def __init__(self, struct: Any) -> None:
+        self.struct = struct
+
+    @property
+    def alive(self) -> bool:
+        return bool(self.struct.release)
+
+    def release(self) -> None:
+        struct = self.struct
+        callback = struct.release
+        if callback:
+            try:
+                callback(byref(struct))
+            finally:  # the producer must mark it released; make sure it reads so either way
+                ctypes.memset(addressof(struct) + type(struct).release.offset, 0, sizeof(c_void_p))
+
+
+def _move(capsule: Any, name: bytes, kind: Any) -> _Owned:
+    """Moves the struct out of a PyCapsule of the Arrow PyCapsule interface: copies it and marks
+    the capsule's copy released, so the capsule's destructor does nothing and we release it."""
+    if type(capsule).__name__ != "PyCapsule":
+        raise TypeError(f"expected a PyCapsule named {name.decode()!r}, not {type(capsule).__name__}")
+    address = _get_pointer(capsule, name)  # ValueError when the capsule has another name
+    if not address:  # pragma: no cover - a capsule always holds a pointer
+        raise ValueError(f"the {name.decode()} capsule is empty")
+    moved = kind()
+    ctypes.memmove(byref(moved), address, sizeof(kind))
+    ctypes.memset(address + kind.release.offset, 0, sizeof(c_void_p))
+    if not moved.release:
+        raise ValueError(f"the {name.decode()} capsule holds a released struct")
+    return _Owned(moved)
+
+
+def _stream_error(stream: ArrowArrayStream, status: int, what: str) -> Exception:
+    detail = ""
+    if stream.get_last_error:
+        message = stream.get_last_error(byref(stream))
+        if message:
+            detail = ": " + ctypes.string_at(message).decode("utf-8", "replace")
+    import errno
+
+    return OSError(status, f"the Arrow stream failed in {what} ({errno.errorcode.get(status, status)}){detail}")
+
+
+# ---- the check ----
+
+
+class _Accumulator:
+    """The verdicts of the batches checked so far, concatenated."""
+
+    def __init__(self, form: "Form", threads: int) -> None:
+        self.form = form
+        self.handle = form._h
+        self.ids = form.field_ids
+        self.fields = len(self.ids)
+        self.threads = threads
+        self.count = 0
+        self.invalid = 0
+        self.valid = bytearray()
+        self.failing = array("i")
+        self.flags = bytearray()
+        self.messages: Dict[Tuple[int, int], str] = {}
+
+    def check(self, schema: ArrowSchema, batch: ArrowArray) -> None:
+        count, fields, handle = batch.length, self.fields, self.handle
+        if count <= 0:
+            return
+        cells = count * fields
+        valid = (c_uint8 * count)()
+        failing = (c_int32 * max(cells, 1))()
+        flags = (c_uint8 * max(cells, 1))()
+        invalid = c_size_t(0)
+        check(lib.fw_form_check_arrow(handle, byref(schema), byref(batch), self.threads, valid, failing, flags,
+                                      byref(invalid)))
+        base = self.count
+        flag_bytes = bytes(flags)[:cells]
+        if flag_bytes.count(0) != cells:  # flagged cells: their messages, while the batch is alive
+            for found in _NONZERO.finditer(flag_bytes):
+                record, field = divmod(found.start(), fields)
+                self.messages[base + record, field] = read_string(
+                    lambda buf, size, length: lib.fw_form_arrow_message(
+                        handle, byref(schema), byref(batch), record, field, buf, size, length))
+        self.valid += bytes(valid)
+        self.failing.frombytes(bytes(failing)[: 4 * cells])
+        self.flags += flag_bytes
+        self.count += count
+        self.invalid += invalid.value
+
+    def result(self) -> "TableCheckResult":
+        return TableCheckResult(self.form, self.ids, self.count, self.valid, self.failing, bytes(self.flags),
+                                self.invalid, self.messages)
+
+
+def _matched_columns(schema: ArrowSchema, ids: List[str]) -> List[Tuple[str, ArrowSchema]]:
+    """(name, child schema) of the columns that name a field; TypeError for a column that is not
+    strings, or for input that is not a record batch (struct)."""
+    fmt = schema.format or b""
+    if fmt != b"+s":
+        raise TypeError(f"check_table needs a table or record batch (an Arrow struct, format '+s'), "
+                        f"not {_type_name(schema)}")
+    wanted = set(ids)
+    matched = []
+    for index in range(schema.n_children):
+        child = schema.children[index].contents
+        name = (child.name or b"").decode("utf-8", "replace")
+        if name not in wanted:
+            continue  # columns the form does not know are ignored
+        if _column_kind(child) == "other":
+            raise TypeError(f"column {name!r} is {_type_name(child)}, not strings (utf8, large_utf8, "
+                            f"string_view or dictionary of strings): cast it first")
+        matched.append((name, child))
+    return matched
+
+
+def _needs_cast(matched: List[Tuple[str, ArrowSchema]]) -> List[str]:
+    return [name for name, child in matched if _column_key(child) in _refused]
+
+
+def _castable(matched: List[Tuple[str, ArrowSchema]]) -> List[Tuple[str, str]]:
+    return [(name, _column_key(child)) for name, child in matched if _column_kind(child) == "castable"]
+
+
+class _Source:
+    """The input as C structs: a stream (``__arrow_c_stream__``) or one array
+    (``__arrow_c_array__``). Owns what it took and releases each struct exactly once."""
+
+    def __init__(self, table: Any) -> None:
+        self.stream: Optional[_Owned] = None
+        self.schema: Optional[_Owned] = None
+        self.single: Optional[_Owned] = None
+        stream_method = getattr(table, "__arrow_c_stream__", None)
+        array_method = getattr(table, "__arrow_c_array__", None)
+        if array_method is not None and stream_method is not None and _is_pyarrow_batch(table):
+            stream_method = None  # one batch: no stream wrapper needed
+        if stream_method is not None:
+            self.stream = _move(stream_method(), b"arrow_array_stream", ArrowArrayStream)
+            stream = self.stream.struct
+            schema = ArrowSchema()
+            status = stream.get_schema(byref(stream), byref(schema))
+            self.schema = _Owned(schema)
+            if status != 0:
+                raise _stream_error(stream, status, "get_schema")
+        elif array_method is not None:
+            schema_capsule, array_capsule = array_method()
+            self.schema = _move(schema_capsule, b"arrow_schema", ArrowSchema)
+            self.single = _move(array_capsule, b"arrow_array", ArrowArray)
+        else:
+            raise TypeError(f"check_table takes a pyarrow Table or RecordBatch, or an object with "
+                            f"__arrow_c_stream__ or __arrow_c_array__ (polars, pandas, DuckDB), not "
+                            f"{type(table).__name__}")
+
+    def next(self) -> Optional[_Owned]:
+        """The next batch (owned by the caller), or None at the end."""
+        if self.single is not None:
+            single, self.single = self.single, None
+            return single
+        if self.stream is None:
+            return None
+        stream = self.stream.struct
+        batch = ArrowArray()
+        status = stream.get_next(byref(stream), byref(batch))
+        if status != 0:
+            raise _stream_error(stream, status, "get_next")
+        if not batch.release:
+            return None
+        return _Owned(batch)
+
+    def to_pyarrow(self, pending: Optional[_Owned]) -> Iterator[Any]:
+        """Hands what is left (the batch ``pending`` and the rest of the stream) to pyarrow, which
+        takes the structs over (they read released here afterwards), as pyarrow RecordBatches."""
+        import pyarrow as pa
+
+        assert self.schema is not None
+        schema = pa.Schema._import_from_c(addressof(self.schema.struct))
+        if pending is not None and pending.alive:
+            yield pa.RecordBatch._import_from_c(addressof(pending.struct), schema)
+        if self.stream is not None and self.stream.alive:
+            reader = pa.RecordBatchReader._import_from_c(addressof(self.stream.struct))
+            yield from reader
+
+    def close(self) -> None:
+        for owned in (self.single, self.schema, self.stream):  # the stream last: it made the others
+            if owned is not None:
+                owned.release()
+
+
+def _is_pyarrow_batch(table: Any) -> bool:
+    kind = type(table)
+    return kind.__name__ == "RecordBatch" and kind.__module__.startswith("pyarrow")
+
+
+def _cast_batch(batch: Any, names: List[str]) -> Any:
+    """A pyarrow RecordBatch with the columns ``names`` as large_string (others as they are)."""
+    import pyarrow as pa
+
+    columns = []
+    for index, field in enumerate(batch.schema):
+        column = batch.column(index)
+        if field.name in names and not pa.types.is_large_string(field.type):
+            column = column.cast(pa.large_string())
+        columns.append(column)
+    return pa.RecordBatch.from_arrays(columns, names=batch.schema.names)
+
+
+def _check_pyarrow(accumulator: _Accumulator, batch: Any, names: List[str]) -> None:
+    schema_capsule, array_capsule = _cast_batch(batch, names).__arrow_c_array__()
+    schema, owned = _move(schema_capsule, b"arrow_schema", ArrowSchema), _move(array_capsule, b"arrow_array", ArrowArray)
+    try:
+        accumulator.check(schema.struct, owned.struct)
+    finally:
+        owned.release()
+        schema.release()
+
+
+def check_table(form: "Form", table: Any, *, threads: int = 0) -> "TableCheckResult":
+    """Checks every row of an Arrow table as a submit of a fresh form holding that row's values
+    (exactly what :meth:`formwell.Form.check_many` does with a record), reading the columns in
+    place (``fw_form_check_arrow``, one call per record batch, on ``threads`` threads: 0 uses
+    every processor).
+
+    ``table`` is a ``pyarrow.Table``, ``RecordBatch`` or ``RecordBatchReader``, or any object with
+    ``__arrow_c_stream__`` or ``__arrow_c_array__`` (the Arrow PyCapsule interface: a polars
+    ``DataFrame``, a pandas ``DataFrame`` (pandas 2.2+), a DuckDB relation, ...). Columns are
+    matched to fields by name: a null reads ``""``; columns that are not fields are ignored; a
+    field without a column holds its initial value; a field's column must hold strings (utf8,
+    large_utf8; string_view, dictionary-encoded strings and all-null columns too, cast through
+    pyarrow if the library refuses them), else :class:`TypeError` names it. A stream is read to its
+    end (each batch released once checked); a one-shot stream cannot be checked twice.
+
+    Returns a :class:`TableCheckResult`: a :class:`formwell.CheckResult` (``len``, ``valid``,
+    ``invalid_count``, ``errors(i)``, ``invalid()``, ``summary()``, ``to_arrow()``) over the rows
+    in order, across all batches.
+    """
+    if isinstance(threads, bool) or not isinstance(threads, int):
+        raise TypeError(f"threads must be an int, not {type(threads).__name__}")
+    if threads < 0:
+        raise ValueError(f"threads is {threads}; use 0 for every processor")
+    if not hasattr(lib, "fw_form_check_arrow"):
+        raise NotImplementedError(f"{_native.library_path} has no fw_form_check_arrow (an older libformwell)")
+    accumulator = _Accumulator(form, threads)
+    source = _Source(table)
+    pending: Optional[_Owned] = None
+    try:
+        assert source.schema is not None
+        matched = _matched_columns(source.schema.struct, accumulator.ids)
+        cast = _needs_cast(matched)
+        if cast:  # a type the library refused before: straight to pyarrow
+            for batch in source.to_pyarrow(None):
+                _check_pyarrow(accumulator, batch, cast)
+            return accumulator.result()
+        while True:
+            pending = source.next()
+            if pending is None:
+                break
+            try:
+                accumulator.check(source.schema.struct, pending.struct)
+            except (_errors().InvalidArgumentError, _errors().InvalidUTF8Error) as error:
+                castable = _castable(matched)
+                if not castable:
+                    raise
+                # The library may not read a string-like type: retry the rest through pyarrow.
+                names = [name for name, _ in castable]
+                try:
+                    batches = source.to_pyarrow(pending)
+                    first = next(batches, None)
+                    if first is not None:
+                        _check_pyarrow(accumulator, first, names)
+                except Exception:
+                    raise error from None
+                _refused.update(key for _, key in castable)
+                for batch in batches:
+                    _check_pyarrow(accumulator, batch, names)
+                break
+            finally:
+                if pending is not None:
+                    pending.release()
+                    pending = None
+        return accumulator.result()
+    finally:
+        if pending is not None:
+            pending.release()
+        source.close()
+
+
+def _errors() -> Any:
+    from . import errors
+
+    return errors
+
+
+class TableCheckResult(CheckResult):
+    """The verdicts of :func:`check_table`: a :class:`formwell.CheckResult` (``len``, ``valid``,
+    ``invalid_count``, ``valid_count``, ``is_valid(i)``, ``errors(i)``, ``failing_rule(i, id)``,
+    ``invalid()``, ``summary()``, ``to_arrow()``) whose flagged cells' messages were read while
+    their batch was alive, so it keeps no Arrow data; rule messages are read from the form once
+    each (keep the form open to read errors)."""
+
+    __slots__ = ("_messages",)
+
+    def __init__(self, form: "Form", ids: List[str], count: int, valid: bytearray, failing: array, flags: bytes,
+                 invalid_count: int, messages: Dict[Tuple[int, int], str]) -> None:
+        super().__init__(form, ids, [], count, valid, failing, flags, invalid_count)
+        self._messages = messages
+
+    def __repr__(self) -> str:
+        return super().__repr__().replace("CheckResult", "TableCheckResult", 1)
+
+    def _cell_message(self, index: int, field: int) -> str:
+        return self._messages[index, field]
+
+
+def result_table(result: CheckResult) -> Any:
+    """:meth:`CheckResult.to_arrow`: ``valid`` (bool), then one string column per field, the
+    message of that field (null where it passes), built with Arrow compute kernels."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    count, ids = len(result), result._ids
+    fields = len(ids)
+    form = result._form
+    valid = pa.Array.from_buffers(pa.uint8(), count, [None, pa.py_buffer(bytes(result._valid))])
+    columns = [pc.not_equal(valid, 0)]
+    flat = pa.Array.from_buffers(pa.int32(), count * fields, [None, pa.py_buffer(result._failing.tobytes())])
+    grouped = pa.FixedSizeListArray.from_arrays(flat, fields) if fields > 1 else None
+    flags = result._flags
+    for field in range(fields):
+        rules = flat if grouped is None else pc.list_element(grouped, field)
+        present = [rule for rule in pc.unique(rules).to_pylist() if rule >= 0]
+        dictionary = [""] * (max(present) + 1 if present else 0)
+        for rule in present:
+            text = form._rule_messages.get((field, rule))
+            dictionary[rule] = text if text is not None else form._rule_message(field, rule)
+        indices = pc.if_else(pc.less(rules, 0), pa.scalar(None, pa.int32()), rules)
+        if result._any_flags:  # cells with their own message: one dictionary entry each
+            column_flags = flags[field::fields]
+            positions = [found.start() for found in _NONZERO.finditer(column_flags)
+                         if result._failing[found.start() * fields + field] >= 0]
+            if positions:
+                mask = bytearray(count)
+                replacements = []
+                for position in positions:
+                    mask[position] = 1
+                    replacements.append(len(dictionary))
+                    dictionary.append(result._cell_message(position, field))
+                mask_array = pc.not_equal(pa.Array.from_buffers(pa.uint8(), count, [None, pa.py_buffer(bytes(mask))]), 0)
+                indices = pc.replace_with_mask(indices, mask_array, pa.array(replacements, pa.int32()))
+        columns.append(pc.take(pa.array(dictionary, pa.string()), indices))
+    return pa.Table.from_arrays(columns, names=["valid"] + list(ids))
