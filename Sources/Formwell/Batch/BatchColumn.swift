@@ -1,6 +1,7 @@
 /// One field's values for every record of a batch, in the Arrow layout: `recordCount + 1` offsets
 /// (32- or 64-bit) into one UTF-8 data buffer, and an optional validity bitmap (bit `i` of byte
-/// `i / 8`, least significant first; a clear bit is a null, read as ""). Columnar, so that no caller
+/// `i / 8`, least significant first; a clear bit is a null, read as ""), whose bit for record 0 may
+/// sit `validityBitOffset` bits in (an Arrow slice's offset). Columnar, so that no caller
 /// builds an object per record: C passes its arrays, Python one joined buffer per field.
 ///
 /// The memory is the caller's and is only borrowed; `validate` checks every offset and every value's
@@ -14,17 +15,25 @@ public struct BatchColumn {
     public let data: UnsafeBufferPointer<UInt8>
     /// nil only when the batch has no records.
     public let offsets: Offsets?
+    /// The validity bitmap from the byte holding record 0's bit.
     public let validity: UnsafePointer<UInt8>?
+    /// Record 0's bit within `validity[0]` (0...7).
+    public let validityBitOffset: Int
 
-    public init(data: UnsafeBufferPointer<UInt8>, offsets: Offsets?, validity: UnsafePointer<UInt8>? = nil) {
+    /// `validityBitOffset`: the bit index of record 0 in `validity` (any value >= 0; a negative one is
+    /// taken as 0).
+    public init(data: UnsafeBufferPointer<UInt8>, offsets: Offsets?, validity: UnsafePointer<UInt8>? = nil,
+                validityBitOffset: Int = 0) {
         self.data = data
         self.offsets = offsets
-        self.validity = validity
+        let bits = max(0, validityBitOffset)
+        self.validity = validity.map { $0 + (bits >> 3) }
+        self.validityBitOffset = bits & 7
     }
 
     /// The offset at `index` (no bounds check: `validate` established that `0...recordCount` is readable).
     @inline(__always)
-    func offset(_ index: Int) -> Int {
+    public func offset(_ index: Int) -> Int {
         switch offsets {
         case .int32(let base)?: return Int(base[index])
         case .int64(let base)?: return Int(base[index])
@@ -33,14 +42,15 @@ public struct BatchColumn {
     }
 
     @inline(__always)
-    func isNull(_ record: Int) -> Bool {
+    public func isNull(_ record: Int) -> Bool {
         guard let validity else { return false }
-        return validity[record >> 3] & (1 << UInt8(record & 7)) == 0
+        let bit = record &+ validityBitOffset
+        return validity[bit >> 3] & (1 << UInt8(bit & 7)) == 0
     }
 
     /// The value of `record`, borrowed; "" for a null. Only after `validate`.
     @inline(__always)
-    func value(_ record: Int) -> UnsafeBufferPointer<UInt8> {
+    public func value(_ record: Int) -> UnsafeBufferPointer<UInt8> {
         if isNull(record) { return UnsafeBufferPointer(start: nil, count: 0) }
         let start = offset(record), end = offset(record + 1)
         return UnsafeBufferPointer(rebasing: data[start..<end])
