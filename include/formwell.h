@@ -322,6 +322,54 @@ typedef struct fw_column {
     int32_t reserved;
 } fw_column;
 
+/*
+ * The Apache Arrow C Data Interface (verbatim from the Arrow specification), for
+ * fw_form_check_arrow and fw_form_arrow_message. Guarded by ARROW_C_DATA_INTERFACE as the
+ * specification asks, so a program that already has these structs (arrow/c/abi.h, nanoarrow)
+ * compiles with this header too.
+ */
+#ifndef ARROW_C_DATA_INTERFACE
+#define ARROW_C_DATA_INTERFACE
+
+#define ARROW_FLAG_DICTIONARY_ORDERED 1
+#define ARROW_FLAG_NULLABLE 2
+#define ARROW_FLAG_MAP_KEYS_SORTED 4
+
+struct ArrowSchema {
+  // Array type description
+  const char* format;
+  const char* name;
+  const char* metadata;
+  int64_t flags;
+  int64_t n_children;
+  struct ArrowSchema** children;
+  struct ArrowSchema* dictionary;
+
+  // Release callback
+  void (*release)(struct ArrowSchema*);
+  // Opaque producer-specific data
+  void* private_data;
+};
+
+struct ArrowArray {
+  // Array data description
+  int64_t length;
+  int64_t null_count;
+  int64_t offset;
+  int64_t n_buffers;
+  int64_t n_children;
+  const void** buffers;
+  struct ArrowArray** children;
+  struct ArrowArray* dictionary;
+
+  // Release callback
+  void (*release)(struct ArrowArray*);
+  // Opaque producer-specific data
+  void* private_data;
+};
+
+#endif  // ARROW_C_DATA_INTERFACE
+
 /* ---- Library: version, status codes, errors ---- */
 
 /** The library version, "MAJOR.MINOR.PATCH", is `formwellVersion` in Sources/Formwell/Version.swift. */
@@ -790,6 +838,66 @@ FW_API fw_status fw_form_batch_message(fw_form *form, const fw_column *columns, 
  * Returns: FW_OK; FW_ERR_BUFFER_TOO_SMALL; FW_ERR_INVALID_ARGUMENT for a field or rule index out of range; or a general error (see Conventions).
  */
 FW_API fw_status fw_form_rule_message(fw_form *form, size_t field_index, size_t rule_index, char *buf, size_t buf_size, size_t *out_length);
+
+/* ---- Arrow: record batches through the Arrow C Data Interface ---- */
+
+/**
+ * Arrow: a record batch or struct array given through the Apache Arrow C Data Interface (struct
+ * ArrowSchema + struct ArrowArray, declared above; no Arrow library is needed on either side) is
+ * checked as a batch, exactly as fw_form_check_batch checks fw_column columns.
+ *
+ * Columns. The schema's format must be "+s" (a struct: a record batch exported as an array is
+ * one). Each child is a column, matched to a field by its name (compared with field ids as every
+ * call naming a field compares them); children whose name is NULL or names no field are ignored,
+ * whatever their type. A field no child names holds its initial value in every record ("" unless
+ * the field was given one), as in fw_form_check_batch. A child naming a field must be utf8 ("u"),
+ * large_utf8 ("U"), string_view ("vu") or a dictionary-encoded string column (an integer index
+ * format c, s, i, l, C, S, I or L, and a "u" or "U" dictionary); another type is
+ * FW_ERR_INVALID_ARGUMENT naming the column and its format. A null (the child's validity bitmap,
+ * or the struct's own for the whole record) reads as "". Records are numbered from the array's
+ * offset (a slice's first record is record 0); every bitmap, offset and index is read at the struct's
+ * offset plus the child's.
+ *
+ * Copies. utf8 and large_utf8 columns are read in place: no value is copied. string_view and
+ * dictionary-encoded columns are copied into a temporary column for the call, and so is the
+ * validity of every column when the struct array itself has nulls.
+ *
+ * Ownership. The library borrows schema and array for the call only: it never calls their release
+ * callbacks, or those of their children or dictionaries (the caller releases them, once, when done),
+ * and keeps no pointer into them. A struct whose release callback is NULL has been released or
+ * moved: it is refused with FW_ERR_INVALID_ARGUMENT.
+ *
+ * Checks. Before any value is read: the counts (length, offset, null_count of -1 or more, n_children
+ * alike in schema and array, n_buffers as the format has them), no NULL child, every child at
+ * least as long as the struct's offset + length, the buffers a read needs present (a validity
+ * bitmap wherever null_count is above 0) and offsets aligned, every offset of the records read not
+ * negative and never decreasing, every value well-formed UTF-8, every string view within its data
+ * buffer (whose sizes the interface gives), every dictionary index within the dictionary. The
+ * interface does not give the size of a utf8 data buffer: it is taken to be the last offset read, so
+ * offsets that lie consistently past the end of the buffer cannot be detected. Structural faults
+ * are FW_ERR_INVALID_ARGUMENT (FW_ERR_NULL_ARGUMENT only for a NULL schema or array), with a detail
+ * naming the column, and the record where one is at fault; a name that is not UTF-8 is
+ * FW_ERR_INVALID_UTF8.
+ */
+
+/**
+ * Checks every record of the struct array (schema, array) as fw_form_check_batch checks columns:
+ * array->length records, outputs exactly as there (each optional): out_valid, one byte per record;
+ * out_failing_rules, record-major, record r and field f at r * field_count + f, the failing rule's
+ * index or -1; out_cell_flags, fw_cell_flag bits of the same shape; out_invalid_count. threads as in
+ * fw_form_check_batch. schema and array are borrowed for the call and never released.
+ * Returns: FW_OK and the outputs written; FW_ERR_INVALID_ARGUMENT for a malformed or released schema or array, or a column naming a field whose type is not a string (the detail names the column, and the record where one is at fault); FW_ERR_INVALID_UTF8 for a child name that is not UTF-8; FW_ERR_CALLBACK when a custom validator fails; or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_check_arrow(fw_form *form, const struct ArrowSchema *schema, const struct ArrowArray *array, int32_t threads, uint8_t *out_valid, int32_t *out_failing_rules, uint8_t *out_cell_flags, size_t *out_invalid_count);
+
+/**
+ * The message the field at field_index shows for the record at index record of the struct array
+ * (schema, array), as fw_form_batch_message gives it for columns: "" when it passes. The whole
+ * schema and array are checked as by fw_form_check_arrow, the values of that record only. The text
+ * goes into buf as with fw_field_message; *out_length (if not NULL) gets its length.
+ * Returns: FW_OK; FW_ERR_BUFFER_TOO_SMALL; FW_ERR_INVALID_ARGUMENT for a record or field out of range or a malformed schema or array; FW_ERR_INVALID_UTF8 for a child name that is not UTF-8; FW_ERR_CALLBACK; or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_arrow_message(fw_form *form, const struct ArrowSchema *schema, const struct ArrowArray *array, size_t record, size_t field_index, char *buf, size_t buf_size, size_t *out_length);
 
 #ifdef __cplusplus
 }

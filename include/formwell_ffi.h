@@ -51,6 +51,29 @@ typedef struct fw_column {
     int32_t offset_size;
     int32_t reserved;
 } fw_column;
+struct ArrowSchema {
+  const char* format;
+  const char* name;
+  const char* metadata;
+  int64_t flags;
+  int64_t n_children;
+  struct ArrowSchema** children;
+  struct ArrowSchema* dictionary;
+  void (*release)(struct ArrowSchema*);
+  void* private_data;
+};
+struct ArrowArray {
+  int64_t length;
+  int64_t null_count;
+  int64_t offset;
+  int64_t n_buffers;
+  int64_t n_children;
+  const void** buffers;
+  struct ArrowArray** children;
+  struct ArrowArray* dictionary;
+  void (*release)(struct ArrowArray*);
+  void* private_data;
+};
 const char *fw_version(void);
 int32_t fw_abi_version(void);
 const char *fw_status_string(int32_t status);
@@ -109,3 +132,5 @@ fw_status fw_form_snapshots(fw_form *form, fw_snapshot *snapshots, size_t capaci
 fw_status fw_form_check_batch(fw_form *form, const fw_column *columns, size_t column_count, size_t record_count, int32_t threads, uint8_t *out_valid, int32_t *out_failing_rules, uint8_t *out_cell_flags, size_t *out_invalid_count);
 fw_status fw_form_batch_message(fw_form *form, const fw_column *columns, size_t column_count, size_t record_count, size_t record, size_t field_index, char *buf, size_t buf_size, size_t *out_length);
 fw_status fw_form_rule_message(fw_form *form, size_t field_index, size_t rule_index, char *buf, size_t buf_size, size_t *out_length);
+fw_status fw_form_check_arrow(fw_form *form, const struct ArrowSchema *schema, const struct ArrowArray *array, int32_t threads, uint8_t *out_valid, int32_t *out_failing_rules, uint8_t *out_cell_flags, size_t *out_invalid_count);
+fw_status fw_form_arrow_message(fw_form *form, const struct ArrowSchema *schema, const struct ArrowArray *array, size_t record, size_t field_index, char *buf, size_t buf_size, size_t *out_length);

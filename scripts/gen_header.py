@@ -35,6 +35,7 @@ SECTIONS = [
     ("IndexedFieldFunctions.swift", "Fields by index (the hot path)"),
     ("SnapshotFunctions.swift", "Snapshots: a field's whole state in one call"),
     ("BatchFunctions.swift", "Batches: many records checked as submits in one call"),
+    ("ArrowFunctions.swift", "Arrow: record batches through the Arrow C Data Interface"),
 ]
 ENUM_FILES = ["Status.swift", "StateEnums.swift", "RuleKind.swift", "CellFlag.swift"]
 # Structs and callback typedefs: written in C (Swift imports them, so both share one layout) and
@@ -78,7 +79,7 @@ def block_comment(lines, indent=""):
 def c_type(text):
     text = text.replace("SWIFT_ENUM_TAG ", "")
     text = re.sub(r"\s*_Null(able|_unspecified)|\s*_Nonnull", "", text)
-    text = re.sub(r"\b(\w+) const \*", r"const \1 *", text)
+    text = re.sub(r"\b((?:struct |enum |union )?\w+) const \*", r"const \1 *", text)
     text = re.sub(r"\s+", " ", text).strip()
     return re.sub(r"\*\s+\*", "**", text)
 
@@ -137,6 +138,8 @@ def swift_order(filename):
     for line in text.splitlines():
         if line.startswith("// "):
             intro.append(line[3:])
+        elif intro and line == "//":
+            intro.append("")
         elif intro and not line.startswith("//"):
             break
     return names, intro
@@ -336,7 +339,10 @@ typedef struct fw_form fw_form;
 enum {{ FW_VERSION_MAJOR = {major}, FW_VERSION_MINOR = {minor}, FW_VERSION_PATCH = {patch}, FW_ABI_VERSION = {abi} }};
 typedef struct fw_form fw_form;"""]
     ffi.extend(ffi_enums)
-    ffi.extend(line for line in strip_comments(c_types()).splitlines() if line.strip())
+    # The types without their comments and preprocessor lines (the Arrow structs' include guard
+    # and flag macros: cffi and LuaJIT read no preprocessor lines).
+    ffi.extend(line for line in strip_comments(c_types()).splitlines()
+               if line.strip() and not line.lstrip().startswith("#"))
     ffi.extend(ffi_functions)
     header = "\n".join(out)
     if re.search(r"\bseeds?\b", header, re.I):
@@ -345,8 +351,8 @@ typedef struct fw_form fw_form;"""]
 
 
 def strip_comments(text):
-    """C text without its /* */ comments (declarations only, for the FFI file)."""
-    return re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    """C text without its /* */ and // comments (declarations only, for the FFI file)."""
+    return re.sub(r"//[^\n]*", "", re.sub(r"/\*.*?\*/", "", text, flags=re.S))
 
 
 def main():

@@ -34,18 +34,7 @@ import Formwell
                 try form.pointee.checkBatch(engineColumns, recordCount: records, threads: Int(threads),
                                             valid: out_valid, failingRules: out_failing_rules)
             }
-            let cells = result.failingRules.count
-            if let out_cell_flags {
-                out_cell_flags.initialize(repeating: 0, count: cells)
-                for cell in result.limitExceededCells where cell >= 0 && cell < cells {
-                    out_cell_flags[cell] |= UInt8(fw_cell_flag.FW_CELL_LIMIT_EXCEEDED.rawValue)
-                }
-                let limited = result.limitExceededCells
-                for cell in result.ownMessages.keys where cell >= 0 && cell < cells && !limited.contains(cell) {
-                    out_cell_flags[cell] |= UInt8(fw_cell_flag.FW_CELL_OWN_MESSAGE.rawValue)
-                }
-            }
-            out_invalid_count?.pointee = UInt(result.invalidCount)
+            writeBatchOutputs(result, cellFlags: out_cell_flags, invalidCount: out_invalid_count)
         }
     }
 }
@@ -93,6 +82,26 @@ import Formwell
     }
     if status != .FW_OK && status != .FW_ERR_BUFFER_TOO_SMALL { CStringOutput.clear(buf, capacity: buf_size) }
     return status
+}
+
+/// The outputs a batch result gives beyond the arrays the engine wrote itself: the cell flags and
+/// the invalid count (fw_form_check_batch, fw_form_check_arrow).
+func writeBatchOutputs(
+    _ result: BatchResult, cellFlags out_cell_flags: UnsafeMutablePointer<UInt8>?,
+    invalidCount out_invalid_count: UnsafeMutablePointer<UInt>?
+) {
+    let cells = result.failingRules.count
+    if let out_cell_flags {
+        out_cell_flags.initialize(repeating: 0, count: cells)
+        for cell in result.limitExceededCells where cell >= 0 && cell < cells {
+            out_cell_flags[cell] |= UInt8(fw_cell_flag.FW_CELL_LIMIT_EXCEEDED.rawValue)
+        }
+        let limited = result.limitExceededCells
+        for cell in result.ownMessages.keys where cell >= 0 && cell < cells && !limited.contains(cell) {
+            out_cell_flags[cell] |= UInt8(fw_cell_flag.FW_CELL_OWN_MESSAGE.rawValue)
+        }
+    }
+    out_invalid_count?.pointee = UInt(result.invalidCount)
 }
 
 private func recordCount(_ count: UInt) throws(ABIFailure) -> Int {
