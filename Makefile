@@ -191,6 +191,7 @@ bench: lib
 	FORMWELL_LIBRARY=$(abspath $(LIB)) luajit bench/lua_bench.lua $(abspath $(CBUILD))/liblua_bench_c.so || status=1; \
 	$(MAKE) --no-print-directory cli || status=1; \
 	FORMWELL_LIBRARY=$(abspath $(LIB)) PYTHONPATH=$(abspath bindings/python) python3 bench/bulk_python.py || status=1; \
+	FORMWELL_LIBRARY=$(abspath $(LIB)) PYTHONPATH=$(abspath bindings/python) python3 bench/table_bench.py || status=1; \
 	python3 bench/summary.py $$BENCH_ROWS; \
 	exit $$status
 
