@@ -34,7 +34,7 @@ import ctypes
 import re
 from array import array
 from ctypes import POINTER, addressof, byref, c_char_p, c_int32, c_size_t, c_uint8, c_void_p, py_object, sizeof
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 from . import _native
 from ._native import ArrowArray, ArrowArrayStream, ArrowSchema, check, lib, read_string
@@ -300,24 +300,36 @@ def _is_pyarrow_batch(table: Any) -> bool:
     return kind.__name__ == "RecordBatch" and kind.__module__.startswith("pyarrow")
 
 
-def _cast_batch(batch: Any, names: List[str]) -> Any:
-    """A pyarrow RecordBatch with the columns ``names`` as large_string (others as they are)."""
+def _cast_batch(batch: Any, cast: List[str], realign: List[str]) -> Any:
+    """A pyarrow RecordBatch with the columns ``cast`` as large_string and the columns ``realign``
+    copied into new (aligned) buffers; the others as they are."""
     import pyarrow as pa
 
     columns = []
     for index, field in enumerate(batch.schema):
         column = batch.column(index)
-        if field.name in names and not pa.types.is_large_string(field.type):
+        if field.name in cast and not pa.types.is_large_string(field.type):
             column = column.cast(pa.large_string())
+        elif field.name in realign:
+            column = pa.concat_arrays([column, column.slice(0, 0)])  # new buffers, offset 0
         columns.append(column)
     return pa.RecordBatch.from_arrays(columns, names=batch.schema.names)
 
 
-def _check_pyarrow(accumulator: _Accumulator, batch: Any, names: List[str]) -> None:
-    schema_capsule, array_capsule = _cast_batch(batch, names).__arrow_c_array__()
+def _check_pyarrow(accumulator: _Accumulator, batch: Any, cast: List[str], realign: Sequence[str] = ()) -> None:
+    """Checks a pyarrow RecordBatch (its columns ``cast`` cast, ``realign`` copied); a batch
+    refused for unaligned buffers is checked again with every other column copied too."""
+    schema_capsule, array_capsule = _cast_batch(batch, cast, list(realign)).__arrow_c_array__()
     schema, owned = _move(schema_capsule, b"arrow_schema", ArrowSchema), _move(array_capsule, b"arrow_array", ArrowArray)
     try:
         accumulator.check(schema.struct, owned.struct)
+    except _errors().InvalidArgumentError as error:
+        others = [name for name in batch.schema.names if name not in cast and name not in realign]
+        if "align" not in str(error) or not others:
+            raise
+        owned.release()
+        schema.release()
+        _check_pyarrow(accumulator, batch, cast, list(realign) + others)
     finally:
         owned.release()
         schema.release()
@@ -365,22 +377,29 @@ def check_table(form: "Form", table: Any, *, threads: int = 0) -> "TableCheckRes
                 break
             try:
                 accumulator.check(source.schema.struct, pending.struct)
-            except (_errors().InvalidArgumentError, _errors().InvalidUTF8Error) as error:
-                castable = _castable(matched)
-                if not castable:
-                    raise
-                # The library may not read a string-like type: retry the rest through pyarrow.
-                names = [name for name, _ in castable]
+            except _errors().InvalidArgumentError as error:
+                # Refused: retry this batch and the rest through pyarrow, either with copies of the
+                # field columns (buffers not aligned as the library needs: e.g. pandas strings
+                # unpickled on a Dask worker) or with string-like columns cast to large_string.
+                if "align" in str(error):
+                    cast, realign, learn = [], [name for name, _ in matched], []
+                else:
+                    castable = _castable(matched)
+                    if not castable:
+                        raise
+                    cast, realign, learn = [name for name, _ in castable], [], [key for _, key in castable]
+                batches = source.to_pyarrow(pending)
                 try:
-                    batches = source.to_pyarrow(pending)
                     first = next(batches, None)
                     if first is not None:
-                        _check_pyarrow(accumulator, first, names)
+                        _check_pyarrow(accumulator, first, cast, realign)
+                except _errors().FormwellError:
+                    raise  # (the retry's own error: it says what is wrong with the data)
                 except Exception:
                     raise error from None
-                _refused.update(key for _, key in castable)
+                _refused.update(learn)
                 for batch in batches:
-                    _check_pyarrow(accumulator, batch, names)
+                    _check_pyarrow(accumulator, batch, cast, realign)
                 break
             finally:
                 if pending is not None:
