@@ -31,9 +31,11 @@ import Formwell
 // least as long as the struct's offset + length, the buffers a read needs present (a validity
 // bitmap wherever null_count is above 0) and offsets aligned, every offset of the records read not
 // negative and never decreasing, every value well-formed UTF-8, every string view within its data
-// buffer (whose sizes the interface gives), every dictionary index within the dictionary. The
-// interface does not give the size of a utf8 data buffer: it is taken to be the last offset read, so
-// offsets that lie consistently past the end of the buffer cannot be detected. Structural faults
+// buffer (whose sizes the interface gives), every dictionary index within the dictionary (and
+// the dictionary's offsets; a dictionary value's UTF-8 when a record uses it). The interface gives
+// no other buffer sizes: a buffer is taken to hold what the array's offset and length promise, and
+// a utf8 data buffer as many bytes as the last offset read, so offsets that lie consistently past
+// the end of the data, or an offset past the end of a child's buffers, cannot be detected. Faults
 // are FW_ERR_INVALID_ARGUMENT (FW_ERR_NULL_ARGUMENT only for a NULL schema or array), with a detail
 // naming the column, and the record where one is at fault; a name that is not UTF-8 is
 // FW_ERR_INVALID_UTF8.

@@ -343,11 +343,6 @@ enum ArrowInput {
                     }
                     previous = next
                 }
-                for entry in 0..<entries where !dictionary.isNull(entry) {
-                    if let bad = ValidUTF8.firstInvalidOffset(dictionary.value(entry)) {
-                        throw invalid("\(what), value \(entry): invalid UTF-8 at byte \(bad + 1) of the value")
-                    }
-                }
             }
             let width = indexWidth(format)!, signed = format == format.lowercased()
             let records = parent.length
@@ -356,6 +351,8 @@ enum ArrowInput {
                 throw invalid("\(label): the indices buffer is NULL (length \(a.length))")
             }
             let start = Int(a.offset) + parent.offset
+            // A dictionary value's UTF-8 is checked when a record first uses it (unused values are never read).
+            var checked = [Bool](repeating: false, count: entries)
             return try materialize(into: batch) { (record) throws(ABIFailure) -> UnsafeRawBufferPointer in
                 if isNull(validity, bitOffset, record) { return UnsafeRawBufferPointer(start: nil, count: 0) }
                 let at = (start + record) * width
@@ -376,6 +373,12 @@ enum ArrowInput {
                     throw invalid("\(label), record \(record): dictionary index \(index) is out of range (the dictionary has \(entries) values)")
                 }
                 let bytes = dictionary.value(Int(index))
+                if !checked[Int(index)] {
+                    if let bad = ValidUTF8.firstInvalidOffset(bytes) {
+                        throw invalid("\(label), record \(record): invalid UTF-8 at byte \(bad + 1) of dictionary value \(index)")
+                    }
+                    checked[Int(index)] = true
+                }
                 return UnsafeRawBufferPointer(start: bytes.baseAddress.map(UnsafeRawPointer.init), count: bytes.count)
             }
         }

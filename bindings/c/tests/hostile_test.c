@@ -34,6 +34,11 @@ static fw_rule custom_rule(void) {
     return r;
 }
 
+/* Release callbacks of the Arrow structs handed to the library: it borrows them and must never call these. */
+static int arrow_releases = 0;
+static void arrow_schema_release(struct ArrowSchema *schema) { (void)schema; arrow_releases++; }
+static void arrow_array_release(struct ArrowArray *array) { (void)array; arrow_releases++; }
+
 /* Every function that takes a form handle, called with `form`; each must answer `expected`. */
 static void every_function(fw_form *form, fw_status expected) {
     char buf[64];
@@ -123,6 +128,29 @@ static void every_function(fw_form *form, fw_status expected) {
         CASE(fw_form_rule_message(form, 0, 0, buf, sizeof buf, &n), expected);
         CHECK_STR(buf, "");
     }
+    /* The Arrow functions, on a well-formed one-record struct array without children. */
+    {
+        struct ArrowSchema schema;
+        struct ArrowArray array;
+        const void *buffers[1] = {NULL};
+        uint8_t valid = 7, flags = 7;
+        int32_t rule = 7;
+        memset(&schema, 0, sizeof schema);
+        memset(&array, 0, sizeof array);
+        schema.format = "+s";
+        schema.release = arrow_schema_release;
+        array.length = 1;
+        array.n_buffers = 1;
+        array.buffers = buffers;
+        array.release = arrow_array_release;
+        CASE(fw_form_check_arrow(form, &schema, &array, 1, &valid, &rule, &flags, &n), expected);
+        CASE(fw_form_check_arrow(form, NULL, NULL, 0, NULL, NULL, NULL, NULL), expected);
+        CHECK(valid == 7 && rule == 7 && flags == 7);
+        strcpy(buf, "stale");
+        CASE(fw_form_arrow_message(form, &schema, &array, 0, 0, buf, sizeof buf, &n), expected);
+        CHECK_STR(buf, "");
+        CHECK(arrow_releases == 0);
+    }
     CASE(fw_field_value(form, "f", buf, sizeof buf, &n), expected);
     CHECK_STR(buf, ""); /* failed string calls leave "" in the buffer, never stale text */
 }
@@ -195,6 +223,26 @@ static void null_arguments(fw_form *form) {
     CASE(fw_field_value(form, "x", NULL, 10, NULL), FW_ERR_NULL_ARGUMENT);
     CASE(fw_last_error_message(NULL, 5, NULL), FW_ERR_NULL_ARGUMENT);
     CASE(fw_field_value(form, "x", NULL, 0, NULL), FW_OK); /* a size query without a length is legal */
+    {
+        struct ArrowSchema schema;
+        struct ArrowArray array;
+        const void *buffers[1] = {NULL};
+        memset(&schema, 0, sizeof schema);
+        memset(&array, 0, sizeof array);
+        schema.format = "+s";
+        schema.release = arrow_schema_release;
+        array.length = 1;
+        array.n_buffers = 1;
+        array.buffers = buffers;
+        array.release = arrow_array_release;
+        CASE(fw_form_check_arrow(form, NULL, &array, 0, NULL, NULL, NULL, NULL), FW_ERR_NULL_ARGUMENT);
+        CASE(fw_form_check_arrow(form, &schema, NULL, 0, NULL, NULL, NULL, NULL), FW_ERR_NULL_ARGUMENT);
+        CASE(fw_form_arrow_message(form, NULL, &array, 0, 0, NULL, 0, NULL), FW_ERR_NULL_ARGUMENT);
+        CASE(fw_form_arrow_message(form, &schema, NULL, 0, 0, NULL, 0, NULL), FW_ERR_NULL_ARGUMENT);
+        CASE(fw_form_arrow_message(form, &schema, &array, 0, 0, NULL, 10, NULL), FW_ERR_NULL_ARGUMENT);
+        CASE(fw_form_arrow_message(form, &schema, &array, 0, 0, NULL, 0, NULL), FW_OK); /* a size query */
+        CHECK(arrow_releases == 0);
+    }
     /* A spec can smuggle U+0000 into a key or an id; the error detail spells it \u0000, so C reads it
        whole (found by the SpecJSON fuzzer). */
     {
@@ -873,6 +921,130 @@ static void batch_functions(fw_form *target) {
     CHECK_STR(buf, "kept");
 }
 
+/* `target` as batch_functions left it: struct arrays that lie about their counts, buffers and
+   offsets, released ones, numbers out of range; every refusal exact, the form unchanged by any call,
+   and no release callback ever called. */
+static void arrow_functions(fw_form *target) {
+    static const char data[] = "abcxyz";
+    int32_t good[4] = {0, 2, 4, 6}, reversed[4] = {6, 4, 2, 0};
+    int32_t minimal[4] = {INT32_MIN, 0, 0, 0};
+    struct ArrowSchema schema, column_schema, *schema_children[1];
+    struct ArrowArray array, column, *array_children[1];
+    const void *buffers[1] = {NULL}, *column_buffers[3];
+    uint8_t valid[3], flags[64], bitmap = 0x5;
+    int32_t rules_out[64 + 1];
+    char buf[128];
+    size_t fields = 0, n = 0, k;
+
+    CHECK_OK(fw_form_field_count(target, &fields));
+    CHECK(fields * 3 <= 64);
+    memset(&schema, 0, sizeof schema);
+    memset(&array, 0, sizeof array);
+    memset(&column_schema, 0, sizeof column_schema);
+    memset(&column, 0, sizeof column);
+    schema.format = "+s";
+    schema.n_children = 1;
+    schema.children = schema_children;
+    schema.release = arrow_schema_release;
+    schema_children[0] = &column_schema;
+    column_schema.format = "u";
+    column_schema.name = "x";
+    column_schema.release = arrow_schema_release;
+    array.length = 3;
+    array.n_buffers = 1;
+    array.buffers = buffers;
+    array.n_children = 1;
+    array.children = array_children;
+    array.release = arrow_array_release;
+    array_children[0] = &column;
+    column_buffers[0] = NULL;
+    column_buffers[1] = good;
+    column_buffers[2] = data;
+    column.length = 3;
+    column.n_buffers = 3;
+    column.buffers = column_buffers;
+    column.release = arrow_array_release;
+    /* A good struct array: the form is unchanged. */
+    HCASE(target, fw_form_check_arrow(target, &schema, &array, 0, valid, rules_out, flags, &n), FW_OK);
+    CHECK(n == 3);
+    HCASE(target, fw_form_arrow_message(target, &schema, &array, 1, 0, buf, sizeof buf, &n), FW_OK);
+    /* Lying offsets, values and bitmaps. */
+    /* (Offsets that lie consistently past the data, {0, 2, 4, 600}, cannot be caught: the interface gives
+       no data size, so the last offset is taken as it. Nor can a child offset past the child's buffers.) */
+    column_buffers[1] = reversed;
+    HCASE(target, fw_form_check_arrow(target, &schema, &array, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
+    HCASE(target, fw_form_arrow_message(target, &schema, &array, 0, 0, buf, sizeof buf, NULL), FW_ERR_INVALID_ARGUMENT);
+    column_buffers[1] = minimal;
+    HCASE(target, fw_form_check_arrow(target, &schema, &array, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
+    column_buffers[1] = good;
+    column.null_count = 1;
+    HCASE(target, fw_form_check_arrow(target, &schema, &array, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
+    column_buffers[0] = &bitmap;
+    HCASE(target, fw_form_check_arrow(target, &schema, &array, 0, valid, rules_out, flags, &n), FW_OK);
+    column.null_count = 0;
+    column_buffers[0] = NULL;
+    /* Counts out of range. */
+    {
+        int64_t counts[] = {-1, INT64_MIN, INT64_MAX, (int64_t)INT32_MAX, ((int64_t)1 << 40) + 1};
+        for (k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+            array.length = counts[k];
+            HCASE(target, fw_form_check_arrow(target, &schema, &array, 0, NULL, NULL, NULL, &n), FW_ERR_INVALID_ARGUMENT);
+            array.length = 3;
+            array.offset = counts[k];
+            HCASE(target, fw_form_check_arrow(target, &schema, &array, 0, NULL, NULL, NULL, &n), FW_ERR_INVALID_ARGUMENT);
+            array.offset = 0;
+            if (counts[k] != (int64_t)INT32_MAX) { /* a child may be that long, or start that far in */
+                column.length = counts[k];
+                HCASE(target, fw_form_check_arrow(target, &schema, &array, 0, NULL, NULL, NULL, &n), FW_ERR_INVALID_ARGUMENT);
+                column.length = 3;
+                column.offset = counts[k];
+                HCASE(target, fw_form_check_arrow(target, &schema, &array, 0, NULL, NULL, NULL, &n), FW_ERR_INVALID_ARGUMENT);
+                column.offset = 0;
+            }
+            array.n_children = counts[k];
+            HCASE(target, fw_form_check_arrow(target, &schema, &array, 0, NULL, NULL, NULL, &n), FW_ERR_INVALID_ARGUMENT);
+            array.n_children = 1;
+            column.n_buffers = counts[k];
+            HCASE(target, fw_form_check_arrow(target, &schema, &array, 0, NULL, NULL, NULL, &n), FW_ERR_INVALID_ARGUMENT);
+            column.n_buffers = 3;
+            column.null_count = counts[k] == INT64_MAX ? -2 : counts[k] < 0 && counts[k] != -1 ? counts[k] : -7;
+            HCASE(target, fw_form_check_arrow(target, &schema, &array, 0, NULL, NULL, NULL, &n), FW_ERR_INVALID_ARGUMENT);
+            column.null_count = 0;
+        }
+    }
+    /* Released structs, a column of another type, a NULL format. */
+    column.release = NULL;
+    HCASE(target, fw_form_check_arrow(target, &schema, &array, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
+    column.release = arrow_array_release;
+    schema.release = NULL;
+    HCASE(target, fw_form_arrow_message(target, &schema, &array, 0, 0, buf, sizeof buf, NULL), FW_ERR_INVALID_ARGUMENT);
+    schema.release = arrow_schema_release;
+    column_schema.format = "+l";
+    HCASE(target, fw_form_check_arrow(target, &schema, &array, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
+    column_schema.format = NULL;
+    HCASE(target, fw_form_check_arrow(target, &schema, &array, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
+    column_schema.format = "u";
+    column_schema.name = "\xE2\x82";
+    HCASE_AT(target, fw_form_check_arrow(target, &schema, &array, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_UTF8, 0);
+    column_schema.name = "no such field"; /* ignored: every field reads its initial value */
+    HCASE(target, fw_form_check_arrow(target, &schema, &array, 0, valid, rules_out, flags, &n), FW_OK);
+    column_schema.name = "x";
+    /* Numbers out of range. */
+    HCASE(target, fw_form_check_arrow(target, &schema, &array, INT32_MIN, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
+    HCASE(target, fw_form_check_arrow(target, &schema, &array, INT32_MAX, valid, rules_out, flags, &n), FW_OK);
+    {
+        size_t indexes[] = {3, (size_t)INT64_MAX, (size_t)INT64_MAX + 1, SIZE_MAX};
+        for (k = 0; k < sizeof indexes / sizeof indexes[0]; k++) {
+            HCASE(target, fw_form_arrow_message(target, &schema, &array, indexes[k], 0, buf, sizeof buf, NULL), FW_ERR_INVALID_ARGUMENT);
+            HCASE(target, fw_form_arrow_message(target, &schema, &array, 0, fields + indexes[k] - 3, buf, sizeof buf, NULL),
+                  FW_ERR_INVALID_ARGUMENT);
+        }
+    }
+    CHECK(arrow_releases == 0);
+    CHECK_OK(fw_field_value(target, "x", buf, sizeof buf, NULL));
+    CHECK_STR(buf, "kept");
+}
+
 /* ---- a validator calling the batch functions ---- */
 
 typedef struct {
@@ -1248,6 +1420,7 @@ int main(void) {
     new_functions(target);
     huge_update(target);
     batch_functions(target);
+    arrow_functions(target);
     catastrophic_patterns();
     misbehaving_callbacks();
     reentrant_new_functions();
