@@ -860,7 +860,8 @@ FW_API fw_status fw_form_rule_message(fw_form *form, size_t field_index, size_t 
  *
  * Copies. utf8 and large_utf8 columns are read in place: no value is copied. string_view and
  * dictionary-encoded columns are copied into a temporary column for the call, and so is the
- * validity of every column when the struct array itself has nulls.
+ * validity of every column when the struct array itself has nulls, and an offsets buffer that is
+ * not aligned to its offsets' width (the values themselves are still read in place).
  *
  * Ownership. The library borrows schema and array for the call only: it never calls their release
  * callbacks, or those of their children or dictionaries (the caller releases them, once, when done),
@@ -870,7 +871,7 @@ FW_API fw_status fw_form_rule_message(fw_form *form, size_t field_index, size_t 
  * Checks. Before any value is read: the counts (length, offset, null_count of -1 or more, n_children
  * alike in schema and array, n_buffers as the format has them), no NULL child, every child at
  * least as long as the struct's offset + length, the buffers a read needs present (a validity
- * bitmap wherever null_count is above 0) and offsets aligned, every offset of the records read not
+ * bitmap wherever null_count is above 0), every offset of the records read not
  * negative and never decreasing, every value well-formed UTF-8, every string view within its data
  * buffer (whose sizes the interface gives), every dictionary index within the dictionary (and
  * the dictionary's offsets; a dictionary value's UTF-8 when a record uses it). The interface gives

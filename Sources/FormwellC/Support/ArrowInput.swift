@@ -148,18 +148,16 @@ enum ArrowInput {
             guard records > 0 else {
                 return BatchColumn(data: UnsafeBufferPointer(start: nil, count: 0), offsets: nil)
             }
-            guard let offsetsBase = buffers[1] else { throw invalid("\(label): the offsets buffer is NULL (length \(a.length))") }
-            guard Int(bitPattern: offsetsBase) % width == 0 else {
-                throw invalid("\(label): the offsets buffer is not aligned to \(width) bytes")
-            }
+            guard let given = buffers[1] else { throw invalid("\(label): the offsets buffer is NULL (length \(a.length))") }
+            let offsetsBase = aligned(given, first: start, count: records + 1, width: width, into: batch)
             let offsets: BatchColumn.Offsets
             let last: Int64
             if wide {
-                let shifted = offsetsBase.assumingMemoryBound(to: Int64.self) + start
+                let shifted = offsetsBase.assumingMemoryBound(to: Int64.self)
                 offsets = .int64(shifted)
                 last = shifted[records]
             } else {
-                let shifted = offsetsBase.assumingMemoryBound(to: Int32.self) + start
+                let shifted = offsetsBase.assumingMemoryBound(to: Int32.self)
                 offsets = .int32(shifted)
                 last = Int64(shifted[records])
             }
@@ -307,17 +305,15 @@ enum ArrowInput {
             var dictionary = BatchColumn(data: UnsafeBufferPointer(start: nil, count: 0), offsets: nil)
             if entries > 0 {
                 let wide = dictionaryFormat == "U", width = wide ? 8 : 4
-                guard let offsetsBase = valueBuffers[1] else { throw invalid("\(what): the offsets buffer is NULL (length \(entries))") }
-                guard Int(bitPattern: offsetsBase) % width == 0 else {
-                    throw invalid("\(what): the offsets buffer is not aligned to \(width) bytes")
-                }
+                guard let given = valueBuffers[1] else { throw invalid("\(what): the offsets buffer is NULL (length \(entries))") }
+                let offsetsBase = aligned(given, first: Int(v.offset), count: entries + 1, width: width, into: batch)
                 let offsets: BatchColumn.Offsets, last: Int64
                 if wide {
-                    let shifted = offsetsBase.assumingMemoryBound(to: Int64.self) + Int(v.offset)
+                    let shifted = offsetsBase.assumingMemoryBound(to: Int64.self)
                     offsets = .int64(shifted)
                     last = shifted[entries]
                 } else {
-                    let shifted = offsetsBase.assumingMemoryBound(to: Int32.self) + Int(v.offset)
+                    let shifted = offsetsBase.assumingMemoryBound(to: Int32.self)
                     offsets = .int32(shifted)
                     last = Int64(shifted[entries])
                 }
@@ -404,6 +400,19 @@ enum ArrowInput {
             }
             return BatchColumn(data: UnsafeBufferPointer(start: data, count: total), offsets: .int64(offsets))
         }
+    }
+
+    /// The `count` offsets of `width` bytes from entry `first` of `buffer`: in place when aligned to
+    /// their width, else copied into an aligned buffer of the batch (Arrow asks producers to align
+    /// buffers, but a buffer sliced out of a larger one, e.g. unpickled, may not be).
+    static func aligned(
+        _ buffer: UnsafeRawPointer, first: Int, count: Int, width: Int, into batch: ArrowBatch
+    ) -> UnsafeRawPointer {
+        let start = buffer + first * width
+        guard Int(bitPattern: start) % width != 0 else { return start }
+        let copy = batch.allocate(count * width)
+        copy.copyMemory(from: start, byteCount: count * width)
+        return UnsafeRawPointer(copy)
     }
 
     /// length, offset and null_count in range.

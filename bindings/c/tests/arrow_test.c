@@ -837,9 +837,19 @@ static void hostile(void) {
     x.b.children[0].buffers[0] = x.email_validity;
     x.b.children[0].buffers[1] = NULL;
     REFUSED(x, FW_ERR_INVALID_ARGUMENT, "column 'email': the offsets buffer is NULL (length 3)");
-    x.b.children[0].buffers[1] = (const char *)x.email_offsets + 2;
-    REFUSED(x, FW_ERR_INVALID_ARGUMENT, "column 'email': the offsets buffer is not aligned to 4 bytes");
+    {
+        /* Offsets not aligned to their width are copied (the values are still read in place). */
+        int64_t narrow[3], wide[5];
+        memcpy((uint8_t *)narrow + 2, x.email_offsets, sizeof x.email_offsets);
+        x.b.children[0].buffers[1] = (uint8_t *)narrow + 2;
+        memcpy((uint8_t *)wide + 5, x.password_offsets, sizeof x.password_offsets);
+        x.b.children[1].buffers[1] = (uint8_t *)wide + 5;
+        memset(valid, 9, sizeof valid);
+        CHECK_OK(fw_form_check_arrow(form, &x.b.schema, &x.b.array, 1, valid, rules, NULL, &invalid));
+        CHECK(invalid == 2 && rules[0 * FIELDS + 1] == 0 && rules[1 * FIELDS + 1] == -1 && valid[0] == 0);
+    }
     x.b.children[0].buffers[1] = x.email_offsets;
+    x.b.children[1].buffers[1] = x.password_offsets;
     x.b.children[0].buffers[2] = NULL;
     REFUSED(x, FW_ERR_INVALID_ARGUMENT, "column 'email': the data buffer is NULL but the offsets reach 21");
     x.b.children[0].buffers[2] = email_data;
