@@ -634,18 +634,6 @@ static void expect_error(int line, fw_status got, fw_status want, const char *de
 
 #define EXPECT_ERROR(call, status, detail) expect_error(__LINE__, (call), (status), (detail))
 
-/* A 3-record column over `data` with int32 offsets. */
-static fw_column col32(const char *id, const int32_t *offsets, const char *data, size_t data_size) {
-    fw_column c;
-    memset(&c, 0, sizeof c);
-    c.size = sizeof c;
-    c.field_id = id;
-    c.offsets = offsets;
-    c.data = data;
-    c.data_size = data_size;
-    c.offset_size = 4;
-    return c;
-}
 
 static void refused_columns(void) {
     fw_form *form = registration(NULL);
@@ -663,23 +651,23 @@ static void refused_columns(void) {
     fw_column c[6];
     size_t n = 0, i;
 
-    c[0] = col32("email", decreasing, data, 11);
+    c[0] = test_column32("email", decreasing, data, 11);
     EXPECT_ERROR(fw_form_check_batch(form, c, 1, 3, 1, valid, rules, NULL, &n), FW_ERR_INVALID_ARGUMENT,
                  "column 'email', record 1: offsets decrease (5 then 3)");
-    c[0] = col32("email", past, data, 11);
+    c[0] = test_column32("email", past, data, 11);
     EXPECT_ERROR(fw_form_check_batch(form, c, 1, 3, 1, valid, rules, NULL, &n), FW_ERR_INVALID_ARGUMENT,
                  "column 'email', record 2: offset 12 is past the end of the data (11 bytes)");
-    c[0] = col32(NULL, start_past, data, 11);
+    c[0] = test_column32(NULL, start_past, data, 11);
     EXPECT_ERROR(fw_form_check_batch(form, c, 1, 3, 1, valid, rules, NULL, &n), FW_ERR_INVALID_ARGUMENT,
                  "column 'name', record 0: offset 12 is outside the data (11 bytes)");
-    c[0] = col32("username", negative, data, 11);
+    c[0] = test_column32("username", negative, data, 11);
     EXPECT_ERROR(fw_form_check_batch(form, c, 1, 3, 1, valid, rules, NULL, &n), FW_ERR_INVALID_ARGUMENT,
                  "column 'username', record 0: offset -1 is outside the data (11 bytes)");
-    c[0] = col32("username", negative_later, data, 11);
+    c[0] = test_column32("username", negative_later, data, 11);
     EXPECT_ERROR(fw_form_check_batch(form, c, 1, 3, 1, valid, rules, NULL, &n), FW_ERR_INVALID_ARGUMENT,
                  "column 'username', record 1: offsets decrease (3 then -2)");
     /* Invalid UTF-8 inside a value: named by record and 1-based byte of the value. */
-    c[0] = col32("email", bad_value, bad, 4);
+    c[0] = test_column32("email", bad_value, bad, 4);
     EXPECT_ERROR(fw_form_check_batch(form, c, 1, 3, 1, valid, rules, NULL, &n), FW_ERR_INVALID_ARGUMENT,
                  "column 'email', record 1: invalid UTF-8 at byte 3 of the value");
     /* ... but a null slot may cover it. */
@@ -691,7 +679,7 @@ static void refused_columns(void) {
         c[0].validity = NULL;
     }
     /* A value boundary inside é: record 1 ends after its first byte, record 2 starts at its second. */
-    c[0] = col32("password", split, utf8, 8);
+    c[0] = test_column32("password", split, utf8, 8);
     EXPECT_ERROR(fw_form_check_batch(form, c, 1, 3, 1, valid, rules, NULL, &n), FW_ERR_INVALID_ARGUMENT,
                  "column 'password', record 1: invalid UTF-8 at byte 3 of the value");
     EXPECT_ERROR(fw_form_batch_message(form, c, 1, 3, 2, 3, buf, sizeof buf, NULL), FW_ERR_INVALID_ARGUMENT,
@@ -699,7 +687,7 @@ static void refused_columns(void) {
     EXPECT_ERROR(fw_form_batch_message(form, c, 1, 3, 0, 3, buf, sizeof buf, NULL), FW_OK, ""); /* record 0 alone is fine */
     CHECK_STR(buf, "Must be at least 8 characters");
     /* offset_size 3, misaligned offsets, NULL data, NULL offsets. */
-    c[0] = col32("email", good, data, 11);
+    c[0] = test_column32("email", good, data, 11);
     c[0].offset_size = 3;
     EXPECT_ERROR(fw_form_check_batch(form, c, 1, 3, 1, valid, rules, NULL, &n), FW_ERR_INVALID_ARGUMENT,
                  "columns[0].offset_size is 3; it must be 4 or 8");
@@ -711,29 +699,29 @@ static void refused_columns(void) {
     EXPECT_ERROR(fw_form_check_batch(form, c, 1, 3, 1, valid, rules, NULL, &n), FW_OK, "");
     for (i = 0; i < 4 * sizeof(int32_t); i++) raw[1 + i] = ((const char *)good)[i];
     misaligned = (int32_t *)(void *)(raw + 1); /* never dereferenced here: the library must refuse it */
-    c[1] = col32("name", misaligned, data, 11);
+    c[1] = test_column32("name", misaligned, data, 11);
     EXPECT_ERROR(fw_form_check_batch(form, c, 2, 3, 1, valid, rules, NULL, &n), FW_ERR_INVALID_ARGUMENT,
                  "columns[1].offsets is not aligned to 4 bytes");
-    c[1] = col32("name", good, NULL, 11);
+    c[1] = test_column32("name", good, NULL, 11);
     EXPECT_ERROR(fw_form_check_batch(form, c, 2, 3, 1, valid, rules, NULL, &n), FW_ERR_NULL_ARGUMENT,
                  "columns[1].data is NULL but data_size is 11");
-    c[1] = col32("name", NULL, data, 11);
+    c[1] = test_column32("name", NULL, data, 11);
     EXPECT_ERROR(fw_form_check_batch(form, c, 2, 3, 1, valid, rules, NULL, &n), FW_ERR_NULL_ARGUMENT,
                  "columns[1].offsets is NULL");
     EXPECT_ERROR(fw_form_batch_message(form, c, 2, 3, 0, 0, buf, sizeof buf, NULL), FW_ERR_NULL_ARGUMENT,
                  "columns[1].offsets is NULL");
     /* Fields: unknown, twice, too many columns. */
-    c[1] = col32("nope", good, data, 11);
+    c[1] = test_column32("nope", good, data, 11);
     EXPECT_ERROR(fw_form_check_batch(form, c, 2, 3, 1, valid, rules, NULL, &n), FW_ERR_UNKNOWN_FIELD,
                  "columns[1]: no field with id 'nope'");
-    c[0] = col32("email", good, data, 11);
-    c[1] = col32(NULL, good, data, 11); /* position 1: email again */
+    c[0] = test_column32("email", good, data, 11);
+    c[1] = test_column32(NULL, good, data, 11); /* position 1: email again */
     EXPECT_ERROR(fw_form_check_batch(form, c, 2, 3, 1, valid, rules, NULL, &n), FW_ERR_INVALID_ARGUMENT,
                  "columns[1]: field 'email' already has a column");
-    c[1] = col32("email", good, data, 11);
+    c[1] = test_column32("email", good, data, 11);
     EXPECT_ERROR(fw_form_check_batch(form, c, 2, 3, 1, valid, rules, NULL, &n), FW_ERR_INVALID_ARGUMENT,
                  "columns[1]: field 'email' already has a column");
-    for (i = 0; i < 6; i++) c[i] = col32(NULL, good, data, 11);
+    for (i = 0; i < 6; i++) c[i] = test_column32(NULL, good, data, 11);
     EXPECT_ERROR(fw_form_check_batch(form, c, 6, 3, 1, valid, rules, NULL, &n), FW_ERR_INVALID_ARGUMENT,
                  "6 columns for a form of 5 fields");
     EXPECT_ERROR(fw_form_check_batch(form, c, 5, 3, 1, valid, rules, NULL, &n), FW_OK, "");
@@ -777,7 +765,7 @@ static void refused_columns(void) {
     EXPECT_ERROR(fw_form_check_batch(form, c, 5, (size_t)INT32_MAX, 1, NULL, NULL, NULL, &n), FW_ERR_INVALID_ARGUMENT,
                  "record_count 2147483647 is too large (at most 2147483646)");
     /* A good batch after all of that: the three values as names. */
-    c[0] = col32("name", good, data, 11);
+    c[0] = test_column32("name", good, data, 11);
     EXPECT_ERROR(fw_form_check_batch(form, c, 1, 3, 1, valid, rules, NULL, &n), FW_OK, "");
     CHECK(n == 3 && rules[0] == -1 && rules[5] == -1 && rules[10] == -1 && rules[1] == 0);
     fw_form_free(form);

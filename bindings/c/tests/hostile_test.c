@@ -761,18 +761,6 @@ static void huge_update(fw_form *target) {
 
 /* ---- the batch functions on a live form ---- */
 
-/* One int32 column over static memory. */
-static fw_column batch_column(const char *id, const void *offsets, const char *data, size_t data_size) {
-    fw_column c;
-    memset(&c, 0, sizeof c);
-    c.size = sizeof c;
-    c.field_id = id;
-    c.offsets = offsets;
-    c.data = data;
-    c.data_size = data_size;
-    c.offset_size = 4;
-    return c;
-}
 
 /* `target` as new_functions left it (fields "x", "huge" [a-z]+ holding 10 MB, a 10 MB id, ...): lying,
    NULL and malformed columns, out-of-range numbers; every refusal exact, and no call (not even a
@@ -793,7 +781,7 @@ static void batch_functions(fw_form *target) {
 
     CHECK_OK(fw_form_field_count(target, &fields));
     CHECK(fields >= 3 && fields * 3 <= 64);
-    c[0] = batch_column("x", good, data, 6);
+    c[0] = test_column32("x", good, data, 6);
     /* A good batch: the form is unchanged (hostile_case compares every field before and after). */
     HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_OK);
     CHECK(n == 3); /* "ab", "cx", "yz" in x; the other fields keep their values, and x has bounds 3..3 */
@@ -805,72 +793,72 @@ static void batch_functions(fw_form *target) {
     HCASE(target, fw_form_batch_message(target, NULL, 1, 3, 0, 0, buf, sizeof buf, NULL), FW_ERR_NULL_ARGUMENT);
     HCASE(target, fw_form_batch_message(target, c, 1, 3, 0, 0, NULL, 16, NULL), FW_ERR_NULL_ARGUMENT);
     HCASE(target, fw_form_rule_message(target, 0, 0, NULL, 16, NULL), FW_ERR_NULL_ARGUMENT);
-    c[0] = batch_column("x", NULL, data, 6);
+    c[0] = test_column32("x", NULL, data, 6);
     HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_NULL_ARGUMENT);
-    c[0] = batch_column("x", good, NULL, 6);
+    c[0] = test_column32("x", good, NULL, 6);
     HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_NULL_ARGUMENT);
-    c[0] = batch_column("x", good, NULL, SIZE_MAX);
+    c[0] = test_column32("x", good, NULL, SIZE_MAX);
     HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_NULL_ARGUMENT);
     /* Lying columns: offsets past the data, decreasing, near INT32_MAX, negative, 2^40 as int64;
        data_size smaller than the offsets promise, or absurdly large with no data. */
-    c[0] = batch_column("x", lying, data, 6);
+    c[0] = test_column32("x", lying, data, 6);
     HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
     HCASE(target, fw_form_batch_message(target, c, 1, 3, 2, 0, buf, sizeof buf, NULL), FW_ERR_INVALID_ARGUMENT);
     HCASE(target, fw_form_batch_message(target, c, 1, 3, 0, 0, buf, sizeof buf, NULL), FW_OK); /* record 0 is fine */
-    c[0] = batch_column("x", reversed, data, 6);
+    c[0] = test_column32("x", reversed, data, 6);
     HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
-    c[0] = batch_column("x", huge_offsets, data, 6);
+    c[0] = test_column32("x", huge_offsets, data, 6);
     HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
-    c[0] = batch_column("x", minimal, data, 6);
+    c[0] = test_column32("x", minimal, data, 6);
     HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
     HCASE(target, fw_form_batch_message(target, c, 1, 3, 0, 0, buf, sizeof buf, NULL), FW_ERR_INVALID_ARGUMENT);
-    c[0] = batch_column("x", wide, data, 6);
+    c[0] = test_column32("x", wide, data, 6);
     c[0].offset_size = 8;
     HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
-    c[0] = batch_column("x", good, data, 5);
+    c[0] = test_column32("x", good, data, 5);
     HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
-    c[0] = batch_column("x", good, data, (size_t)INT64_MAX + 1);
+    c[0] = test_column32("x", good, data, (size_t)INT64_MAX + 1);
     HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
     /* Offset sizes other than 4 and 8; reserved and validity don't matter for the shape. */
     {
         static const int32_t sizes[] = {0, 1, 2, 3, 5, 16, -4, INT32_MIN, INT32_MAX};
         for (k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
-            c[0] = batch_column("x", good, data, 6);
+            c[0] = test_column32("x", good, data, 6);
             c[0].offset_size = sizes[k];
             HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
             HCASE(target, fw_form_batch_message(target, c, 1, 3, 0, 0, buf, sizeof buf, NULL), FW_ERR_INVALID_ARGUMENT);
         }
     }
-    c[0] = batch_column("x", good, data, 6);
+    c[0] = test_column32("x", good, data, 6);
     c[0].validity = &bitmap; /* every record null: "" in x, which has no required rule */
     c[0].reserved = 12345;
     HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_OK);
     CHECK(rules_out[0] == -1 && rules_out[fields] == -1 && rules_out[2 * fields] == -1);
     /* Misaligned out_failing_rules. */
-    c[0] = batch_column("x", good, data, 6);
+    c[0] = test_column32("x", good, data, 6);
     HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, (int32_t *)(void *)((char *)rules_out + 2), flags, &n),
           FW_ERR_INVALID_ARGUMENT);
     /* Field ids: unknown, empty, malformed UTF-8 (with the offset), the 10 MB id's prefix, twice. */
-    c[0] = batch_column("missing", good, data, 6);
+    c[0] = test_column32("missing", good, data, 6);
     HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_UNKNOWN_FIELD);
     HCASE(target, fw_form_batch_message(target, c, 1, 3, 0, 0, buf, sizeof buf, NULL), FW_ERR_UNKNOWN_FIELD);
-    c[0] = batch_column("", good, data, 6);
+    c[0] = test_column32("", good, data, 6);
     HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_UNKNOWN_FIELD);
-    c[0] = batch_column("aaaa", good, data, 6);
+    c[0] = test_column32("aaaa", good, data, 6);
     HCASE(target, fw_form_check_batch(target, c, 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_UNKNOWN_FIELD);
     for (k = 0; k < sizeof bad_ids / sizeof bad_ids[0]; k++) {
-        c[0] = batch_column("x", good, data, 6);
-        c[1] = batch_column(bad_ids[k], good, data, 6);
+        c[0] = test_column32("x", good, data, 6);
+        c[1] = test_column32(bad_ids[k], good, data, 6);
         HCASE_AT(target, fw_form_check_batch(target, c, 2, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_UTF8,
                  bad_id_offsets[k]);
         HCASE_AT(target, fw_form_batch_message(target, c, 2, 3, 0, 0, buf, sizeof buf, NULL), FW_ERR_INVALID_UTF8,
                  bad_id_offsets[k]);
     }
-    c[0] = batch_column(NULL, good, data, 6);
-    c[1] = batch_column("x", good, data, 6);
+    c[0] = test_column32(NULL, good, data, 6);
+    c[1] = test_column32("x", good, data, 6);
     HCASE(target, fw_form_check_batch(target, c, 2, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
     /* Column counts and sizes: more columns than fields (up to SIZE_MAX), strides that break the rule. */
-    for (i = 0; i < 8; i++) c[i] = batch_column(NULL, good, data, 6);
+    for (i = 0; i < 8; i++) c[i] = test_column32(NULL, good, data, 6);
     HCASE(target, fw_form_check_batch(target, c, fields + 1, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
     HCASE(target, fw_form_check_batch(target, c, SIZE_MAX, 3, 0, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
     HCASE(target, fw_form_batch_message(target, c, SIZE_MAX, 3, 0, 0, buf, sizeof buf, NULL), FW_ERR_INVALID_ARGUMENT);
@@ -890,14 +878,14 @@ static void batch_functions(fw_form *target) {
     /* The growth rule: a caller's struct 16 bytes larger, every element the same size, works. */
     memset(stride_buffer, 0xEE, sizeof stride_buffer);
     for (i = 0; i < 3; i++) {
-        fw_column one = batch_column(NULL, good, data, 6);
+        fw_column one = test_column32(NULL, good, data, 6);
         one.size = sizeof(fw_column) + 16;
         memcpy(stride_buffer + i * (sizeof(fw_column) + 16), &one, sizeof one);
     }
     HCASE(target, fw_form_check_batch(target, (const fw_column *)(void *)stride_buffer, 3, 3, 0, valid, rules_out,
                                       flags, &n), FW_OK);
     /* Numbers out of range. */
-    c[0] = batch_column("x", good, data, 6);
+    c[0] = test_column32("x", good, data, 6);
     HCASE(target, fw_form_check_batch(target, c, 1, 3, -1, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
     HCASE(target, fw_form_check_batch(target, c, 1, 3, INT32_MIN, valid, rules_out, flags, &n), FW_ERR_INVALID_ARGUMENT);
     HCASE(target, fw_form_check_batch(target, c, 1, 3, INT32_MAX, valid, rules_out, flags, &n), FW_OK);

@@ -1,5 +1,5 @@
-/* Shared by the C tests: seed 03's password-strength check as an fw_validate_fn, and a builder for
-   fw_rule array elements. Test support, not part of the library. */
+/* Shared by the C tests: seed 03's password-strength check as an fw_validate_fn, and builders for
+   fw_rule and fw_column array elements. Test support, not part of the library. */
 #ifndef FORMWELL_TEST_SEED_RULES_H
 #define FORMWELL_TEST_SEED_RULES_H
 
@@ -49,6 +49,19 @@ static inline fw_rule test_rule(int32_t kind, int32_t length, const char *text, 
     r.text = text;
     r.message = message;
     return r;
+}
+
+/* One fw_column with int32 offsets, every other member zeroed. */
+static inline fw_column test_column32(const char *id, const void *offsets, const char *data, size_t data_size) {
+    fw_column c;
+    memset(&c, 0, sizeof c);
+    c.size = sizeof c;
+    c.field_id = id;
+    c.offsets = offsets;
+    c.data = data;
+    c.data_size = data_size;
+    c.offset_size = 4;
+    return c;
 }
 
 #endif
