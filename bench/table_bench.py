@@ -7,7 +7,8 @@ seed; kept in .build/bench-data/table-1m between runs), read once into a ``pyarr
 ``pyarrow.json.read_json`` and, from that table, into a pandas DataFrame, a polars DataFrame and a
 list of dicts, all outside the timing. Form: examples/registration.json.
 
-11a  ``formwell.check_table(form, table)`` on the pyarrow Table against pandera (pandas backend) validating
+11a  ``formwell.check_table(form, table).to_arrow()`` (the verdicts as an Arrow table: ``valid`` and
+     every field's message) on the pyarrow Table against pandera (pandas backend) validating
      the same records as a pandas DataFrame: a ``DataFrameSchema`` with the spec's rules (required =
      ``str_length(min_value=1)``, ``str_length``, ``str_matches`` of the e-mail / username / password
      patterns, and ``confirm == password`` as a dataframe-level check), ``lazy=True`` so that every
@@ -18,8 +19,11 @@ list of dicts, all outside the timing. Form: examples/registration.json.
      the pyarrow Table: for information.
 11d  ``formwell.dask.check`` over the records as a Dask DataFrame read from 8 parquet files, on a
      ``distributed.LocalCluster`` of 2 worker processes against 1 (one thread each): the scaling
-     ratio, for information. Timed: computing the count of valid records from the verdicts.
+     ratio, for information. ``threads=1``: one library thread per partition, so the worker
+     processes, not the library's threads, use the cores. Timed: the count of valid records
+     computed from the verdicts (the verdicts stay on the workers).
 
+A note gives ``check_table`` alone (the result object, messages read on demand) against both.
 11a-11c: best of 3 interleaved rounds (order reversed every other round) after a warm-up (pandera
 and pydantic warm up on the first 50,000 records); 11d: best of 3 alternating runs after one
 warm-up run on each cluster.
@@ -32,9 +36,6 @@ the differences reported in notes (they are baselines, not references).
 When pandera (or pydantic) cannot be imported, a venv with the system's site packages is made under
 .build/table-venv, the missing packages are installed there with pip, and this script runs again with
 that venv's interpreter (pandera is not a test requirement).
-
-Until ``formwell.dask.check`` exists, a STAND-IN below takes its place (each partition's columns as
-Python lists into ``Form.check_many``) and row 11d says so in a note.
 
 Run by ``make bench`` with ``FORMWELL_LIBRARY`` and ``PYTHONPATH=bindings/python`` set; rows are
 printed and appended to ``$BENCH_ROWS`` for bench/summary.py. Alone:
@@ -163,14 +164,6 @@ def read_table():
 # ---- the API under test, or its stand-ins ----
 
 import formwell  # noqa: E402  (after the helpers: PYTHONPATH is set by make bench)
-
-def real_dask():
-    try:
-        from formwell import dask as formwell_dask  # noqa: F401
-    except ImportError:
-        return None
-    return formwell_dask if hasattr(formwell_dask, "check") else None
-
 
 def check_table(form, table, threads=0):
     return formwell.check_table(form, table, threads=threads)
@@ -309,7 +302,7 @@ def in_process_rows(table) -> list:
     schema = pandera_schema()
     print(f"table_bench: formwell {formwell.library_version()} from {formwell.library_path}; pandera "
           f"{pandera.__version__}, pydantic {pydantic.VERSION}, polars {pl.__version__}; {count:,} records; "
-          f"{os.cpu_count()} CPUs; data ready after {time.perf_counter() - started:.1f} s", flush=True)
+          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; data ready after {time.perf_counter() - started:.1f} s", flush=True)
 
     # The reference: check_many over the same records as dicts (untimed).
     reference = form.check_many(records)
@@ -393,7 +386,8 @@ def in_process_rows(table) -> list:
     note("11a", "best of {} rounds, seconds per pass: check_table + to_arrow() {:.3f} (from polars {:.3f}), "
                 "pandera {:.3f}, pydantic {:.3f}; Formwell's time includes the verdicts as an Arrow table (valid "
                 "and every field's message), pandera's the failure cases it collects, pydantic's only the "
-                "verdict".format(ROUNDS, *(min(times[name]) for name in ("arrow", "polars", "pandera", "pydantic"))))
+                "verdict; load average {:.1f}".format(ROUNDS, *(min(times[name]) for name in ("arrow", "polars", "pandera", "pydantic")),
+                                                os.getloadavg()[0]))
     note("11a", f"check_table alone (the result object; messages read on demand, not read here): {min(times['bare']):.3f} s, "
                 f"{rate['bare']:.1f} krec/s, {rate['bare'] / rate['pandera']:.2f}x pandera, "
                 f"{rate['bare'] / rate['pydantic']:.2f}x pydantic")
@@ -404,31 +398,10 @@ def in_process_rows(table) -> list:
 # ---- row 11d: Dask ----
 
 
-_STANDIN_FORMS = {}
-
-
-def _standin_partition(frame, spec_text):
-    """STAND-IN for formwell.dask.check's partition function: the form from its spec (once per
-    worker process), the partition's columns as lists into check_many on one thread."""
-    import pandas as pd
-
-    import formwell as fw
-
-    form = _STANDIN_FORMS.get(spec_text)
-    if form is None:
-        form = _STANDIN_FORMS[spec_text] = fw.Form.from_spec(spec_text)
-    columns = {field: frame[field].tolist() for field in form.field_ids if field in frame.columns}
-    result = form.check_many(columns, threads=1)
-    return pd.DataFrame({"valid": result.valid}, index=frame.index)
-
-
 def dask_check(ddf, spec_text):
-    module = real_dask()
-    if module is not None:
-        return module.check(ddf, spec_text, threads=1)
-    import pandas as pd
+    from formwell import dask as formwell_dask
 
-    return ddf.map_partitions(_standin_partition, spec_text, meta=pd.DataFrame({"valid": pd.Series(dtype=bool)}))
+    return formwell_dask.check(ddf, spec_text, threads=1)
 
 
 def dask_row(expected: list) -> None:
@@ -437,12 +410,8 @@ def dask_row(expected: list) -> None:
 
     with open(SPEC, encoding="utf-8") as text:
         spec_text = text.read()
-    if real_dask() is None:
-        note("11d", "STAND-IN: formwell.dask.check does not exist yet; each partition's columns go to Python "
-                    "lists and into Form.check_many (threads=1) on the worker (bench/table_bench.py: _standin_partition)")
-    else:
-        note("11d", "formwell.dask.check(ddf, spec, threads=1): one library thread per partition, so that the "
-                    "two worker processes, not the library's own threads, use the two cores")
+    note("11d", "formwell.dask.check(ddf, spec, threads=1): one library thread per partition, so that the "
+                "two worker processes, not the library's own threads, use the two cores")
     logging.getLogger("distributed").setLevel(logging.ERROR)
     clusters, clients = {}, {}
     try:
@@ -451,15 +420,15 @@ def dask_row(expected: list) -> None:
                                              dashboard_address=":0", silence_logs=logging.ERROR)
             clients[workers] = Client(clusters[workers], set_as_default=False)
 
-        def verdicts(workers):
+        def verdicts():
             ddf = dd.read_parquet(PARQUET)
             return dask_check(ddf, spec_text)
 
         def run(workers) -> int:
-            return int(clients[workers].compute(verdicts(workers)["valid"].sum()).result())
+            return int(clients[workers].compute(verdicts()["valid"].sum()).result())
 
         # Sanity (untimed, on the 2-worker cluster): every verdict, in order, against check_many's.
-        got = clients[2].compute(verdicts(2)["valid"]).result().tolist()
+        got = clients[2].compute(verdicts()["valid"]).result().tolist()
         if [bool(v) for v in got] != expected:
             differing = sum(bool(a) != b for a, b in zip(got, expected)) + abs(len(got) - len(expected))
             fail(f"11d: the Dask verdicts differ from check_many's on {differing} records")
@@ -469,11 +438,16 @@ def dask_row(expected: list) -> None:
         for workers in (1, 2):  # warm-up: each worker imports formwell and loads the library
             run(workers)
         times = {1: [], 2: []}
+        busy = {1: [], 2: []}  # CPU-s the workers ran per wall-s, per run
         for round_index in range(ROUNDS):
             for workers in ((1, 2) if round_index % 2 == 0 else (2, 1)):
+                before = clients[workers].run(time.process_time)
                 start = time.perf_counter()
                 valid = run(workers)
-                times[workers].append(time.perf_counter() - start)
+                wall = time.perf_counter() - start
+                after = clients[workers].run(time.process_time)
+                times[workers].append(wall)
+                busy[workers].append(sum(after[w] - before[w] for w in after if w in before) / wall)
                 if valid != valid_expected:
                     fail(f"11d: {workers} worker(s) counted {valid} valid records, check_many {valid_expected}")
         rate = {workers: len(expected) / min(spent) / 1e3 for workers, spent in times.items()}
@@ -481,6 +455,11 @@ def dask_row(expected: list) -> None:
         note("11d", f"best of {ROUNDS} runs: 2 workers {min(times[2]):.3f} s, 1 worker {min(times[1]):.3f} s "
                     f"(LocalCluster, processes, 1 thread each; {PARTS} parquet files read on the workers; timed: "
                     "the count of valid records computed from the verdicts)")
+        best = {workers: busy[workers][spent.index(min(spent))] for workers, spent in times.items()}
+        note("11d", f"in those runs the worker processes ran {best[2]:.2f} CPU-s per wall-s with 2 workers (2.00 = "
+                    f"both cores busy throughout), {best[1]:.2f} with 1; load average {os.getloadavg()[0]:.1f}"
+                    + ("; well under 2: the run did not have two free cores, and 11d says little"
+                       if best[2] < 1.6 else ""))
     finally:
         for client in clients.values():
             client.close()
