@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional
 
 from . import _cluster
+from .form import Form
 from .rules import Validator
 
 __all__ = ["check", "check_partition"]
@@ -38,7 +39,8 @@ def check(ddf: Any, spec_or_form: Any, *, validators: Optional[Mapping[str, Vali
     """
     text = _cluster.spec_json(spec_or_form, validators)
     names = dict(validators) if validators else None
-    meta = check_partition(ddf._meta, text, names, threads)
+    with Form.from_spec(text, names) as form:  # (on the client: not kept, unlike the workers' forms)
+        meta = _verdicts(form, ddf._meta, threads)
     return ddf.map_partitions(check_partition, text, names, threads, meta=meta)
 
 
@@ -46,9 +48,12 @@ def check_partition(frame: Any, spec_json: str, validators: Optional[Mapping[str
                     threads: int = 0) -> Any:
     """One pandas partition -> its verdicts (a pandas DataFrame with ``frame``'s index); what
     :func:`check` maps over the partitions."""
+    return _verdicts(_cluster.cached_form(spec_json, validators), frame, threads)
+
+
+def _verdicts(form: Form, frame: Any, threads: int) -> Any:
     import pyarrow as pa
 
-    form = _cluster.cached_form(spec_json, validators)
     wanted = set(form.field_ids)
     columns = [name for name in frame.columns if name in wanted]
     table = pa.Table.from_pandas(frame[columns], preserve_index=False)

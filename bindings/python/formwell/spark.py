@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence
 
 from . import _cluster
+from .form import Form
 from .rules import Validator
 
 __all__ = ["check", "verdict_batches"]
@@ -35,7 +36,8 @@ def check(df: Any, spec_or_form: Any, *, keep: Sequence[str] = (),
     from pyspark.sql.types import BooleanType, StringType, StructField, StructType
 
     text = _cluster.spec_json(spec_or_form, validators)
-    ids = _cluster.cached_form(text, validators).field_ids
+    with Form.from_spec(text, validators) as form:  # (on the driver: not kept)
+        ids = form.field_ids
     keep = list(keep)
     clash = [name for name in keep if name == "valid" or name in ids]
     if clash:

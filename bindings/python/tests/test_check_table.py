@@ -118,10 +118,13 @@ def test_odd_values_and_long_values():
     values = ODD_VALUES + ["x" * 100_000, "A1" + "é" * 40_000, "", None]
     records = [{"name": n, "email": e, "username": u, "password": p, "confirm": p}
                for n in values for e, u, p in zip(values[1:] + values[:1], values[3:] + values[:3], values)]
-    table = pa.Table.from_pylist(records)
-    assert_same(registration, registration.check_table(table), registration.check_many(records), records)
-    large = table.cast(pa.schema([(name, pa.large_string()) for name in table.column_names]))
-    assert registration.check_table(large).valid == registration.check_many(records).valid
+    try:
+        table = pa.Table.from_pylist(records)
+        assert_same(registration, registration.check_table(table), registration.check_many(records), records)
+        large = table.cast(pa.schema([(name, pa.large_string()) for name in table.column_names]))
+        assert registration.check_table(large).valid == registration.check_many(records).valid
+    finally:
+        registration.close()
 
 
 def test_an_all_null_column_reads_empty(registration):
