@@ -25,7 +25,10 @@ a string-like column (``string_view``, dictionary of strings, or an all-null ``n
 pandas gives for an empty object column), the rest of the input is read through pyarrow, those
 columns cast to ``large_string`` (a copy of those columns only), and this module remembers the
 refusal for later calls. A column of any other type naming a field (int64, a timestamp, ...)
-raises :class:`TypeError` naming the column and its type.
+raises :class:`TypeError` naming the column and its type. A batch refused because its buffers are
+not aligned as their types need (pandas strings unpickled with pickle protocol 5, as on a Dask
+worker) is read the same way with its field columns copied into new buffers; libraries from
+fd3c3db on copy unaligned offsets themselves, so that is only a fallback.
 """
 
 from __future__ import annotations
