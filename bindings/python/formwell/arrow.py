@@ -13,10 +13,10 @@ Ownership: each struct is *moved* out of its capsule (copied, and the capsule's 
 released, as the C Data Interface allows), so this module owns it and calls its ``release`` callback
 exactly once, when done with it, even when the check raises; the library only borrows.
 
-Messages: a cell whose message is not its rule's fixed text (a custom validator's own words, or
-"This value is too complex to check" after a match limit; ``FW_CELL_*`` flags) is resolved with
-``fw_form_arrow_message`` right after its batch is checked, while the batch is still alive; then the
-batch is released. So a :class:`TableCheckResult` holds no Arrow data at all: its verdicts, the
+Messages: a cell whose message is a custom validator's own words (``FW_CELL_OWN_MESSAGE``) is
+resolved with ``fw_form_arrow_message`` right after its batch is checked, while the batch is still
+alive; a cell cut short by its match limits or time bound (``FW_CELL_LIMIT_EXCEEDED``) reads "This
+value is too complex to check" without being judged again. Then the batch is released. So a :class:`TableCheckResult` holds no Arrow data at all: its verdicts, the
 failing rule of each cell, and the messages of the (rare) flagged cells.
 
 Columns the library does not read natively: the library reads ``utf8`` and ``large_utf8`` columns
@@ -40,8 +40,8 @@ from ctypes import POINTER, addressof, byref, c_char_p, c_int32, c_size_t, c_uin
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 from . import _native
-from ._native import ArrowArray, ArrowArrayStream, ArrowSchema, check, lib, read_string
-from .batch import CheckResult
+from ._native import FW_CELL_OWN_MESSAGE, ArrowArray, ArrowArrayStream, ArrowSchema, check, lib, read_string
+from .batch import TOO_COMPLEX, CheckResult
 
 if TYPE_CHECKING:  # pragma: no cover
     from .form import Form
@@ -191,6 +191,9 @@ class _Accumulator:
         if flag_bytes.count(0) != cells:  # flagged cells: their messages, while the batch is alive
             for found in _NONZERO.finditer(flag_bytes):
                 record, field = divmod(found.start(), fields)
+                if not flag_bytes[found.start()] & FW_CELL_OWN_MESSAGE:
+                    self.messages[base + record, field] = TOO_COMPLEX  # limits: a fixed text, not re-judged
+                    continue
                 self.messages[base + record, field] = read_string(
                     lambda buf, size, length: lib.fw_form_arrow_message(
                         handle, byref(schema), byref(batch), record, field, buf, size, length))

@@ -19,7 +19,10 @@ from struct import pack as _pack
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import _native
-from ._native import FW_CELL_OWN_MESSAGE, check, lib, read_string
+from ._native import FW_CELL_LIMIT_EXCEEDED, FW_CELL_OWN_MESSAGE, check, lib, read_string
+
+#: The message of a cell whose pattern was cut short by its match limits or time bound.
+TOO_COMPLEX = "This value is too complex to check"
 
 if TYPE_CHECKING:  # pragma: no cover
     from .form import Form
@@ -346,8 +349,12 @@ class CheckResult:
         for field, rule in enumerate(rules):
             if rule < 0:
                 continue
-            if flags[start + field]:
+            flag = flags[start + field]
+            if flag & FW_CELL_OWN_MESSAGE:  # a custom validator's own words: judged again for them
                 errors[ids[field]] = self._cell_message(index, field)
+                continue
+            if flag & FW_CELL_LIMIT_EXCEEDED:  # a fixed text: never judged again (the time bound
+                errors[ids[field]] = TOO_COMPLEX  # could decide differently on a second run)
                 continue
             try:
                 errors[ids[field]] = messages[field, rule]
