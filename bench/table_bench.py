@@ -45,7 +45,6 @@ printed and appended to ``$BENCH_ROWS`` for bench/summary.py. Alone:
 from __future__ import annotations
 
 import importlib
-import json
 import logging
 import os
 import subprocess
