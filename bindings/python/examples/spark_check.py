@@ -33,7 +33,7 @@ def check_with_spark(df, spec_path):
     def verdicts(batches):  # runs on the workers; only the spec text travels with it
         with formwell.Form.from_spec(spec_json) as worker_form:
             for batch in batches:
-                table = worker_form.check_table(batch, threads=1).to_arrow()
+                table = worker_form.check_table(batch, threads=1).to_arrow(dictionary=False)
                 yield pa.RecordBatch.from_arrays([column.combine_chunks() for column in table.columns],
                                                  names=table.column_names)
 

@@ -445,9 +445,10 @@ class TableCheckResult(CheckResult):
         return self._messages[index, field]
 
 
-def result_table(result: CheckResult) -> Any:
-    """:meth:`CheckResult.to_arrow`: ``valid`` (bool), then one string column per field, the
-    message of that field (null where it passes), built with Arrow compute kernels."""
+def result_table(result: CheckResult, dictionary: bool = True) -> Any:
+    """:meth:`CheckResult.to_arrow`: ``valid`` (bool), then one column per field, the message of
+    that field (null where it passes): dictionary-encoded strings, or plain strings with
+    ``dictionary=False`` (what Spark's mapInArrow and Dask's meta want), built with Arrow compute kernels."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -462,10 +463,10 @@ def result_table(result: CheckResult) -> Any:
     for field in range(fields):
         rules = flat if grouped is None else pc.list_element(grouped, field)
         present = [rule for rule in pc.unique(rules).to_pylist() if rule >= 0]
-        dictionary = [""] * (max(present) + 1 if present else 0)
+        texts = [""] * (max(present) + 1 if present else 0)
         for rule in present:
             text = form._rule_messages.get((field, rule))
-            dictionary[rule] = text if text is not None else form._rule_message(field, rule)
+            texts[rule] = text if text is not None else form._rule_message(field, rule)
         indices = pc.if_else(pc.less(rules, 0), pa.scalar(None, pa.int32()), rules)
         if result._any_flags:  # cells with their own message: one dictionary entry each
             column_flags = flags[field::fields]
@@ -476,9 +477,13 @@ def result_table(result: CheckResult) -> Any:
                 replacements = []
                 for position in positions:
                     mask[position] = 1
-                    replacements.append(len(dictionary))
-                    dictionary.append(result._cell_message(position, field))
+                    replacements.append(len(texts))
+                    texts.append(result._cell_message(position, field))
                 mask_array = pc.not_equal(pa.Array.from_buffers(pa.uint8(), count, [None, pa.py_buffer(bytes(mask))]), 0)
                 indices = pc.replace_with_mask(indices, mask_array, pa.array(replacements, pa.int32()))
-        columns.append(pc.take(pa.array(dictionary, pa.string()), indices))
+        # Dictionary-encoded: a field has a handful of distinct messages, so its column is the
+        # failing-rule indices over them, no string copied per record (pandas reads it as a
+        # Categorical; `.cast(pa.string())` gives plain strings).
+        messages = pa.array(texts, pa.string())
+        columns.append(pa.DictionaryArray.from_arrays(indices, messages) if dictionary else pc.take(messages, indices))
     return pa.Table.from_arrays(columns, names=["valid"] + list(ids))

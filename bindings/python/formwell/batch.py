@@ -449,14 +449,15 @@ class CheckResult:
             messages[field_id] = sorted(texts.items(), key=lambda item: (-item[1], item[0]))
         return Summary(self._count, self._count - self._invalid_count, self._invalid_count, invalid_by_field, messages)
 
-    def to_arrow(self) -> Any:
+    def to_arrow(self, dictionary: bool = True) -> Any:
         """The verdicts as a ``pyarrow.Table`` (imports pyarrow): a boolean column ``valid``, then one
-        string column per field (registration order) holding the message ``errors(i)`` shows for
-        that field, null where the field passes. Built with Arrow compute kernels from the failing
-        rules (each distinct message is one string until the column is materialized)."""
+        column per field (registration order) holding the message ``errors(i)`` shows for that
+        field, null where the field passes: dictionary-encoded strings (``dictionary<int32,
+        string>``: each distinct message stored once; pandas reads it as a Categorical,
+        ``dictionary=False`` gives plain ``string`` columns)."""
         from .arrow import result_table
 
-        return result_table(self)
+        return result_table(self, dictionary)
 
     def invalid_indices(self) -> List[int]:
         """The indices of the invalid records, in order."""

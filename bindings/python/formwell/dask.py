@@ -57,6 +57,6 @@ def _verdicts(form: Form, frame: Any, threads: int) -> Any:
     wanted = set(form.field_ids)
     columns = [name for name in frame.columns if name in wanted]
     table = pa.Table.from_pandas(frame[columns], preserve_index=False)
-    verdicts = form.check_table(table, threads=threads).to_arrow().to_pandas()
+    verdicts = form.check_table(table, threads=threads).to_arrow(dictionary=False).to_pandas()
     verdicts.index = frame.index
     return verdicts

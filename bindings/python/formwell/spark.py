@@ -61,7 +61,7 @@ def verdict_batches(batches: Iterable[Any], spec_json: str, keep: Sequence[str] 
 
     form = _cluster.cached_form(spec_json, validators)
     for batch in batches:
-        verdicts = form.check_table(batch, threads=threads).to_arrow().combine_chunks()
+        verdicts = form.check_table(batch, threads=threads).to_arrow(dictionary=False).combine_chunks()
         columns = [batch.column(name) for name in keep] + [column.chunk(0) if column.num_chunks else
                                                            pa.array([], column.type) for column in verdicts.columns]
         yield pa.RecordBatch.from_arrays(columns, names=list(keep) + verdicts.column_names)
