@@ -457,17 +457,29 @@ def result_table(result: CheckResult, dictionary: bool = True) -> Any:
     form = result._form
     valid = pa.Array.from_buffers(pa.uint8(), count, [None, pa.py_buffer(bytes(result._valid))])
     columns = [pc.not_equal(valid, 0)]
-    flat = pa.Array.from_buffers(pa.int32(), count * fields, [None, pa.py_buffer(result._failing.tobytes())])
-    grouped = pa.FixedSizeListArray.from_arrays(flat, fields) if fields > 1 else None
+    try:  # numpy (pandas' and usually pyarrow's companion) reads a field's column as a strided view
+        import numpy as np
+    except ImportError:
+        np = None
+    if np is not None:
+        matrix = np.frombuffer(result._failing, dtype=np.int32, count=count * fields).reshape(count, fields)
+    else:
+        flat = pa.Array.from_buffers(pa.int32(), count * fields, [None, pa.py_buffer(result._failing.tobytes())])
+        grouped = pa.FixedSizeListArray.from_arrays(flat, fields) if fields > 1 else None
     flags = result._flags
     for field in range(fields):
-        rules = flat if grouped is None else pc.list_element(grouped, field)
-        present = [rule for rule in pc.unique(rules).to_pylist() if rule >= 0]
+        if np is not None:
+            column = np.ascontiguousarray(matrix[:, field])
+            present = range(int(column.max()) + 1 if count else 0)  # every rule up to the highest failing
+            indices = pa.array(column, type=pa.int32(), mask=column < 0)
+        else:
+            rules = flat if grouped is None else pc.list_element(grouped, field)
+            present = [rule for rule in pc.unique(rules).to_pylist() if rule >= 0]
+            indices = pc.if_else(pc.less(rules, 0), pa.scalar(None, pa.int32()), rules)
         texts = [""] * (max(present) + 1 if present else 0)
         for rule in present:
             text = form._rule_messages.get((field, rule))
             texts[rule] = text if text is not None else form._rule_message(field, rule)
-        indices = pc.if_else(pc.less(rules, 0), pa.scalar(None, pa.int32()), rules)
         if result._any_flags:  # cells with their own message: one dictionary entry each
             column_flags = flags[field::fields]
             positions = [found.start() for found in _NONZERO.finditer(column_flags)
