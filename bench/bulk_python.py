@@ -37,6 +37,9 @@ import sys
 import time
 import traceback
 
+import bench_rows
+from bench_rows import fail, note, row
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
 COUNT = 100_000
@@ -46,38 +49,6 @@ DATA_DIR = os.path.join(ROOT, ".build", "bench-data")
 DATA = os.path.join(DATA_DIR, "signups.jsonl")
 CLI = os.path.join(ROOT, ".build", "bin", "formwell")
 VENV = os.path.join(ROOT, ".build", "bench-venv")
-
-failures = 0
-
-
-def fail(message: str) -> None:
-    global failures
-    failures += 1
-    print(f"SANITY CHECK FAILED: {message}", file=sys.stderr, flush=True)
-
-
-def append(line: str) -> None:
-    path = os.environ.get("BENCH_ROWS")
-    if path:
-        with open(path, "a", encoding="utf-8") as out:
-            out.write(line + "\n")
-
-
-def row(rid: str, name: str, formwell: float, baseline: float, unit: str, target: float, judged: bool = True) -> None:
-    """One throughput row (higher is better, ratio = formwell / baseline, the target a floor)."""
-    ratio = formwell / baseline
-    verdict = "holds" if ratio >= target else "MISSES"
-    if not judged:
-        verdict = f"({verdict})"
-    target_text = f"\u2265{target:g}x"
-    print(f"row {rid:<3} {name:<52} formwell {formwell:9.1f} {unit}  baseline {baseline:9.1f} {unit}  "
-          f"ratio {ratio:5.2f}x  target {target_text:<6} {verdict}", flush=True)
-    append(f"{rid}\t{name}\t{formwell:.1f}\t{baseline:.1f}\t{unit}\t{ratio:.2f}\t{target_text}\t{verdict}")
-
-
-def note(rid: str, text: str) -> None:
-    print(f"    {rid}: {text}", flush=True)
-    append(f"#note\t{rid}\t{text}")
 
 
 def ensure_pydantic() -> None:
@@ -188,7 +159,7 @@ def in_process_rows() -> None:
             fail(f"8a: verdicts of check_many and pydantic {name} differ on {len(differing)} records"
                  + (f" (first: record {first}: {records[first]!r}, formwell {ours[first]})" if differing else ""))
     note("8a", f"verdicts: check_many and both pydantic models agree on every one of {len(records):,} records "
-               f"({result.valid_count:,} valid, {result.invalid_count:,} invalid)" if not failures else
+               f"({result.valid_count:,} valid, {result.invalid_count:,} invalid)" if not bench_rows.failures else
                "verdicts: DISAGREE (see above)")
     compare_messages(form, records, models, result)
 
@@ -326,8 +297,8 @@ def main() -> int:
     ensure_data()
     guarded("8a", in_process_rows)
     guarded("8b", process_rows)
-    if failures:
-        print(f"bulk_python: {failures} sanity check(s) failed", file=sys.stderr)
+    if bench_rows.failures:
+        print(f"bulk_python: {bench_rows.failures} sanity check(s) failed", file=sys.stderr)
         return 1
     return 0
 

@@ -32,43 +32,20 @@ import tempfile
 import time
 import traceback
 
+import bench_rows
+from bench_rows import fail, note
+
+
+def row(rid, name, formwell, baseline, unit, target, judged=True):
+    """A time row: lower is better, the target a ceiling."""
+    bench_rows.row(rid, name, formwell, baseline, unit, target, judged, higher_is_better=False)
+
+
 COUNT = 100_000
 ROUNDS = 5
 IMPORT_ROUNDS = 10
 EMAIL = r"[A-Z0-9a-z._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,64}"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-failures = 0
-
-
-def fail(message: str) -> None:
-    global failures
-    failures += 1
-    print(f"SANITY CHECK FAILED: {message}", file=sys.stderr)
-
-
-def row(rid: str, name: str, formwell: float, baseline: float, unit: str, target: float, judged: bool = True) -> None:
-    """Prints one row (lower is better, ratio = formwell / baseline) and appends it to $BENCH_ROWS."""
-    ratio = formwell / baseline
-    verdict = "holds" if ratio <= target else "MISSES"
-    if not judged:
-        verdict = f"({verdict})"
-    target_text = f"\u2264{target:g}x"
-    print(f"row {rid:<3} {name:<52} formwell {formwell:9.1f} {unit}  baseline {baseline:9.1f} {unit}  "
-          f"ratio {ratio:5.2f}x  target {target_text:<6} {verdict}", flush=True)
-    append(f"{rid}\t{name}\t{formwell:.1f}\t{baseline:.1f}\t{unit}\t{ratio:.2f}\t{target_text}\t{verdict}")
-
-
-def note(rid: str, text: str) -> None:
-    print(f"    {rid}: {text}", flush=True)
-    append(f"#note\t{rid}\t{text}")
-
-
-def append(line: str) -> None:
-    path = os.environ.get("BENCH_ROWS")
-    if path:
-        with open(path, "a", encoding="utf-8") as out:
-            out.write(line + "\n")
 
 
 def make_emails(count: int, seed: int) -> list:
@@ -304,8 +281,8 @@ def main() -> int:
     guarded("6b", import_row, "6b", "py: `import formwell` vs `pass` (bytecode cached)", True, True)
     guarded("6c", import_row, "6c", "py: the same without a bytecode cache", False, False)
     guarded("6b", spawned_programs)
-    if failures:
-        print(f"python_bench: {failures} sanity check(s) failed", file=sys.stderr)
+    if bench_rows.failures:
+        print(f"python_bench: {bench_rows.failures} sanity check(s) failed", file=sys.stderr)
         return 1
     return 0
 

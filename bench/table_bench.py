@@ -70,38 +70,7 @@ FIELDS = ["name", "email", "username", "password", "confirm"]
 NEEDED = {"pandera": "pandera[pandas]>=0.20", "pydantic": "pydantic>=2,<3", "pandas": "pandas", "pyarrow": "pyarrow",
           "polars": "polars", "dask": "dask[dataframe]", "distributed": "distributed"}
 
-failures = 0
 started = time.perf_counter()
-
-
-def fail(message: str) -> None:
-    global failures
-    failures += 1
-    print(f"SANITY CHECK FAILED: {message}", file=sys.stderr, flush=True)
-
-
-def append(line: str) -> None:
-    path = os.environ.get("BENCH_ROWS")
-    if path:
-        with open(path, "a", encoding="utf-8") as out:
-            out.write(line + "\n")
-
-
-def row(rid: str, name: str, formwell: float, baseline: float, unit: str, target: float, judged: bool = True) -> None:
-    """One throughput row (higher is better, ratio = formwell / baseline, the target a floor)."""
-    ratio = formwell / baseline
-    verdict = "holds" if ratio >= target else "MISSES"
-    if not judged:
-        verdict = f"({verdict})"
-    target_text = f"\u2265{target:g}x"
-    print(f"row {rid:<3} {name:<52} formwell {formwell:9.1f} {unit}  baseline {baseline:9.1f} {unit}  "
-          f"ratio {ratio:5.2f}x  target {target_text:<6} {verdict}", flush=True)
-    append(f"{rid}\t{name}\t{formwell:.1f}\t{baseline:.1f}\t{unit}\t{ratio:.2f}\t{target_text}\t{verdict}")
-
-
-def note(rid: str, text: str) -> None:
-    print(f"    {rid}: {text}", flush=True)
-    append(f"#note\t{rid}\t{text}")
 
 
 def ensure_packages() -> None:
@@ -163,6 +132,9 @@ def read_table():
 # ---- the API under test, or its stand-ins ----
 
 import formwell  # noqa: E402  (after the helpers: PYTHONPATH is set by make bench)
+
+import bench_rows
+from bench_rows import fail, note, row
 
 def check_table(form, table, threads=0):
     return formwell.check_table(form, table, threads=threads)
@@ -344,7 +316,7 @@ def in_process_rows(table) -> list:
             fail(f"11a/11c: check_table's verdicts from {source} differ from check_many's on "
                  f"{len(differing) + abs(len(theirs) - len(expected))} records"
                  + (f" (first: record {differing[0]}: {records[differing[0]]!r})" if differing else ""))
-    if all(len(t) for t in times.values()) and not failures:
+    if all(len(t) for t in times.values()) and not bench_rows.failures:
         note("11a", f"verdicts: check_table (pyarrow and polars) and check_many agree on every one of {count:,} "
                     f"records ({reference.valid_count:,} valid, {reference.invalid_count:,} invalid)")
     invalid_read = outputs["arrow"]
@@ -490,8 +462,8 @@ def main() -> int:
         note("11d", "NOT MEASURED: rows 11a-11c failed, so there is no reference to check the Dask verdicts against")
         fail("row 11d could not run")
     print(f"table_bench: {time.perf_counter() - started:.1f} s", flush=True)
-    if failures:
-        print(f"table_bench: {failures} sanity check(s) failed", file=sys.stderr)
+    if bench_rows.failures:
+        print(f"table_bench: {bench_rows.failures} sanity check(s) failed", file=sys.stderr)
         return 1
     return 0
 
