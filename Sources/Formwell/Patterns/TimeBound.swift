@@ -7,7 +7,7 @@ import Musl
 
 /// The time bound on every whole-value match (issue 14, part 1): with the default settings a match
 /// of a value up to 1 MiB returns within about `deadlineNanoseconds` (5 ms) whatever the pattern;
-/// longer values get a budget that grows linearly with their length (see `budget(length:)`). A match cut short by it is
+/// longer values get a budget that grows linearly with their length, 5 ns per byte (see `budget(length:)`). A match cut short by it is
 /// `Pattern.Outcome.limitExceeded`, never a match.
 ///
 /// PCRE2's limits bound steps, not time, and one step can cost time proportional to the value's
@@ -43,9 +43,10 @@ enum TimeBound {
     /// to `linearFrom` (1 MiB), leaving room for what scales with the length outside the deadline's
     /// reach (the caller's copy and UTF-8 check of the value, and the last item before a clock read,
     /// which can scan the whole value): 5 ms for a short value, 3 ms at 800 KB, 2.4 ms at 1 MiB.
-    /// Beyond 1 MiB it grows in proportion to the length (24 ms at 10 MiB).
+    /// Beyond 1 MiB it grows by `perByteBeyond` (5 ns) per byte (49 ms at 10 MiB).
     static let deadlineNanoseconds: UInt64 = 5_000_000
     static let perByteReserve = 2.5
+    static let perByteBeyond = 5.0
     static let linearFrom = 1 << 20
     /// What phase 1 may take when its start was not timed (values under `timedFrom` bytes): phase 2
     /// then gets the budget minus this.
@@ -72,9 +73,13 @@ enum TimeBound {
         // the same proportions.
         let reserve = perByteReserve * Double(limit) / Double(deadlineNanoseconds)
         let atLinear = max(Double(limit) - reserve * Double(linearFrom), Double(limit) / 4)
+        // Beyond 1 MiB: `perByteBeyond` more per byte, scaled with the limit. Phase 2 scans about
+        // 1.9 ns per byte of a simple pattern (its callouts cost ~2.7x raw JIT), so this leaves the
+        // margin a loaded machine needs (2.3 ns per byte, the slope below 1 MiB, left almost none:
+        // 10 MB of ^[a-z]+$ took 19 ms of a 24 ms budget).
         let budget = length <= linearFrom
             ? max(Double(limit) - reserve * Double(max(0, length)), Double(limit) / 4)
-            : atLinear * (Double(length) / Double(linearFrom))
+            : atLinear + perByteBeyond * Double(limit) / Double(deadlineNanoseconds) * Double(length - linearFrom)
         return budget < 1e18 ? UInt64(max(0, budget)) : 1_000_000_000_000_000_000
     }
 
