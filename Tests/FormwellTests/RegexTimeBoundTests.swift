@@ -257,8 +257,12 @@ import Testing
     func longOrdinaryValues() throws {
         let pattern = try PatternCache.shared.pattern(for: "[A-Z0-9a-z._%+-]+@[A-Za-z0-9.-]+\\.[A-Za-z]{2,64}")
         let local = String(repeating: "ada.lovelace", count: 80_000)
-        #expect(pattern.matchWhole(local + "@example.org") == .match)
-        #expect(pattern.matchWhole(local + "@example") == .noMatch)
+        // 960 KB start in phase 2, whose default budget there is 2.6 ms: this debug build's callouts,
+        // with other suites on the cores, can exceed it. The verdicts, not the time, are tested here.
+        var generous = MatchLimits.default
+        generous.timeLimitMicroseconds = 60_000_000
+        #expect(pattern.matchWhole(local + "@example.org", limits: generous) == .match)
+        #expect(pattern.matchWhole(local + "@example", limits: generous) == .noMatch)
         let pairs = try PatternCache.shared.pattern(for: "(?:ab)+")
         #expect(pairs.matchWhole(String(repeating: "ab", count: 1_000)) == .match)
     }
