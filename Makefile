@@ -186,7 +186,7 @@ bench: lib
 	$(CBUILD)/keystroke_bench || status=1; \
 	$(CBUILD)/threads_bench || status=1; \
 	$(CBUILD)/batch_bench || status=1; \
-	$(CBUILD)/redos_bench ../shared/corpora/redos_patterns.json || status=1; \
+	$(CBUILD)/redos_bench Tests/Corpora/redos_patterns.json || status=1; \
 	FORMWELL_LIBRARY=$(abspath $(LIB)) PYTHONPATH=$(abspath bindings/python) python3 bench/python_bench.py || status=1; \
 	FORMWELL_LIBRARY=$(abspath $(LIB)) luajit bench/lua_bench.lua $(abspath $(CBUILD))/liblua_bench_c.so || status=1; \
 	$(MAKE) --no-print-directory cli || status=1; \

@@ -1,5 +1,5 @@
 /* redos_bench.c: rows 10a-10e, the time bound on regex matches (issue 14, part 1).
-   Every pattern of the ReDoS corpus (../shared/corpora/redos_patterns.json) that PCRE2 accepts, on a
+   Every pattern of the ReDoS corpus (Tests/Corpora/redos_patterns.json) that PCRE2 accepts, on a
    `regex` field, with its attack string (attack_prefix + pump x pump_count + suffix, at most 1 MB)
    and with the pump repeated until the string is about 800 KB.
      Formwell: one fw_field_set_value of the attack string (default settings), timed; a call over 10 ms
@@ -135,7 +135,7 @@ static void report(const char *id, const char *what, double *fw, double *raw, in
 }
 
 int main(int argc, char **argv) {
-    const char *path = argc > 1 ? argv[1] : "../shared/corpora/redos_patterns.json";
+    const char *path = argc > 1 ? argv[1] : "Tests/Corpora/redos_patterns.json";
     json_error_t error;
     json_t *corpus = json_load_file(path, 0, &error), *entry;
     size_t index, total;

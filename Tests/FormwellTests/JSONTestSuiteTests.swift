@@ -2,12 +2,13 @@ import Foundation
 import Testing
 @testable import Formwell
 
-/// JSONTestSuite's parsing corpus (../shared/corpora/json_test_suite/test_parsing): every `y_` file is
+/// JSONTestSuite's parsing corpus (Tests/Corpora/json_test_suite/test_parsing, a copy: see
+/// Tests/Corpora/README.md): every `y_` file is
 /// accepted, every `n_` file refused, and every `i_` file gets the outcome `JSONParser` documents.
 @Suite struct JSONTestSuiteTests {
     static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/corpora/json_test_suite/test_parsing").standardizedFileURL
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Corpora/json_test_suite/test_parsing").standardizedFileURL
 
     static let files: [String] = {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
