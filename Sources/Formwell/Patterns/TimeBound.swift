@@ -12,7 +12,7 @@ import Musl
 ///
 /// PCRE2's limits bound steps, not time, and one step can cost time proportional to the value's
 /// length (a backreference compares up to n bytes; `.*v=` rescans the rest of the value): measured
-/// here with JIT code over the ReDoS corpus (`../shared/corpora/redos_patterns.json`), a step costs
+/// here with JIT code over the ReDoS corpus (`Tests/Corpora/redos_patterns.json`), a step costs
 /// up to about 20–60 ns plus 0.6 ns per byte of the value. So a match runs in two phases:
 ///
 /// 1. The ordinary JIT match, under a step limit derived from the length, small enough that even
