@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the seed corpora Fuzz/TextInputs/corpus, Fuzz/CallSequences/corpus and Fuzz/BatchColumns/corpus.
+"""Writes the seed corpora Fuzz/TextInputs/corpus, Fuzz/CallSequences/corpus, Fuzz/BatchColumns/corpus and
+Fuzz/ArrowStructs/corpus.
 
 Deterministic; reads /work/shared/corpora (or $FORMWELL_CORPORA) when present, falling back to built-in
 strings. Re-run after changing an input format:  python3 Fuzz/make_seeds.py
@@ -290,11 +291,98 @@ def batch_columns():
     return seeds
 
 
+# ---- ArrowStructs: form, threads, outputs, struct, children, samples ----
+# (format at the top of Fuzz/ArrowStructs/ArrowStructsFuzzer.swift)
+
+def arrow_utf8(values, raw=None, mode=0):
+    """A utf8 / large_utf8 layout's bytes: data, mode byte, then offsets (honest lengths or raw)."""
+    data = b"".join(values)
+    if raw is not None:
+        return bytes([len(data)]) + data + bytes([mode | 1]) + bytes(raw)
+    return bytes([len(data)]) + data + bytes([mode]) + bytes(len(v) for v in values)
+
+
+def arrow_child(kind, name, layout, body, bitmap=b"", lie=None):
+    out = bytes([kind, name, layout])
+    if lie is not None:
+        out += bytes([lie])
+    return out + bitmap + body
+
+
+def arrow_view(values, buffers=()):
+    """string_view: variadic buffers, size mode 0 (honest), then one view per value: (value) inline,
+    or (length, index, offset) into a buffer."""
+    out = bytes([len(buffers)]) + b"".join(bytes([len(b)]) + b for b in buffers) + b"\x00"
+    for v in values:
+        out += bytes([len(v)]) + v if isinstance(v, bytes) else bytes(v)
+    return out
+
+
+def arrow_dictionary(indices, entries, large=False, length=None):
+    n = len(entries) if length is None else length
+    return bytes(i & 0xFF for i in indices) + bytes([1 if large else 0, n, 0]) + arrow_utf8(entries)
+
+
+def arrow_seed(form, threads, length, children, offset=0, s1=0, bitmap=b"", outputs=0, samples=b"\x00\x01", lie=None):
+    out = form + bytes([threads, outputs, length, offset | s1, len(children)])
+    if lie is not None:
+        out += bytes([lie])
+    return out + bitmap + b"".join(children) + samples
+
+
+def arrow_structs():
+    seeds = []
+    reg = b"\x00"
+    names = [b"Ada", b"", b"Grace Hopper"]
+    emails = [b"ada@example.com", b"ada@", b"x@y.co"]
+    users = [b"ada_l", b"AB", b"a_very_long_username"]
+    passwords = [b"Secret123", b"short", b"Secret123"]
+    confirms = [b"Secret123", b"Secret123", b"Secret124"]
+    fields = [names, emails, users, passwords, confirms]
+    utf8 = [arrow_child(0, 0, 0, arrow_utf8(f)) for f in fields]
+    seeds.append(("registration-utf8", arrow_seed(reg, 1, 3, utf8)))
+    seeds.append(("registration-large-utf8", arrow_seed(reg, 2, 3, [arrow_child(4, 0, 0, arrow_utf8(f)) for f in fields])))
+    # Child nulls (null_count honest, bitmap 0b101) and struct nulls (bitmap 0b011, honest count).
+    seeds.append(("registration-nulls", arrow_seed(reg, 0, 3, [arrow_child(0, 0, 0x80 | 0x40, arrow_utf8(f), bitmap=b"\x05")
+                                                            for f in fields], s1=0x10 | 0x08, bitmap=b"\x03")))
+    # A slice: struct offset 1, child offset 1: two records before the first (not UTF-8).
+    seeds.append(("registration-slice", arrow_seed(reg, 1, 2, [arrow_child(0, 1 << 3 | 4, 1, arrow_utf8([b"\xff", b"\xfe", b"ada@x.io", b"bad"]))], offset=1)))
+    # string_view: inline values and one 15-byte value in a variadic buffer.
+    view = arrow_view([b"Ada", b"", (15, 0, 0)], buffers=[b"ada@example.com"])
+    seeds.append(("registration-string-view", arrow_seed(reg, 1, 3, [arrow_child(6, 0, 0, arrow_view([b"Ada", b"Bob", b""])),
+                                                                   arrow_child(6, 0, 0, view)])))
+    # Dictionaries: every index type over ["ada@", "ada@example.com", "x@y.co"].
+    for t, fmt in enumerate("csilCSIL"):
+        child = arrow_child(9 | (t << 4), 1 << 3 | 4, 0, arrow_dictionary([0, 1, 2], [b"ada@", b"ada@example.com", b"x@y.co"], large=t % 2 == 1))
+        seeds.append(("registration-dictionary-" + ("upper-" if fmt.isupper() else "") + fmt.lower(), arrow_seed(reg, 1, 3, [child])))
+    seeds.append(("registration-dictionary-out-of-range", arrow_seed(reg, 1, 2, [arrow_child(9 | (2 << 4), 0, 0, arrow_dictionary([0, 3], [b"a", b"b", b"c"]))])))
+    seeds.append(("registration-lying-offsets", arrow_seed(reg, 1, 3, [arrow_child(0, 0, 0, arrow_utf8([b"abcdef"], raw=[0, 4, 2, 6]))])))
+    seeds.append(("registration-negative-offset", arrow_seed(reg, 1, 2, [arrow_child(0, 0, 0, arrow_utf8([b"abc"], raw=[0xFF, 2, 3]))])))
+    seeds.append(("registration-bad-utf8", arrow_seed(reg, 1, 1, [arrow_child(0, 0, 0, arrow_utf8([b"\xc3("]))])))
+    seeds.append(("registration-unknown-and-unnamed", arrow_seed(reg, 1, 1, [arrow_child(13, 5, 0, b""), arrow_child(14, 6, 0, arrow_utf8([b"x"])),
+                                                                           arrow_child(0, 0, 0, arrow_utf8([b"y"]))])))
+    seeds.append(("registration-int-column", arrow_seed(reg, 1, 1, [arrow_child(13, 0, 0, b"")])))
+    seeds.append(("registration-bad-name", arrow_seed(reg, 1, 1, [arrow_child(0, 0x87, 0, arrow_utf8([b"x"]))])))
+    seeds.append(("registration-twice", arrow_seed(reg, 1, 1, [arrow_child(0, 4, 0, arrow_utf8([b"x"])), arrow_child(0, 4, 0, arrow_utf8([b"y"]))])))
+    seeds.append(("registration-short-child", arrow_seed(reg, 1, 2, [arrow_child(0, 0, 6 << 2, arrow_utf8([b"x"]))])))
+    seeds.append(("registration-n-buffers", arrow_seed(reg, 1, 1, [arrow_child(0x80, 0, 0, arrow_utf8([b"x"]), lie=0)])))
+    seeds.append(("registration-null-child", arrow_seed(reg, 1, 1, [arrow_child(0x80, 0, 0, arrow_utf8([b"x"]), lie=2)])))
+    seeds.append(("registration-null-count-lie", arrow_seed(reg, 1, 1, [arrow_child(0, 0, 3 << 5, arrow_utf8([b"x"]))])))
+    seeds.append(("registration-struct-lies", arrow_seed(reg, 1, 1, [arrow_child(0, 0, 0, arrow_utf8([b"x"]))], s1=7 << 5, lie=1)))
+    seeds.append(("registration-no-outputs", arrow_seed(reg, 3, 3, utf8, outputs=0x8F)))
+    # The small form of the BatchColumns seeds (custom rule, a catastrophic regex under tight limits, matches).
+    small = bytes([0x03, 2]) + bytes([0x00, 2, 0, 0, 7, 0]) + bytes([0x80 | 5, 1, 5, 2]) + bytes([0x00, 2, 0x86, 0, 4, 5]) + bytes([30, 20])
+    values = [[b"abc", b"xyz", b""], [b"aaaaaaaaaaaaaaaaaaaaaaaaaaacb", b"aab", b""], [b"abc", b"abd", b"toolongvalue"]]
+    seeds.append(("small-custom-limits-matches", arrow_seed(small, 0, 3, [arrow_child(0, 0, 0, arrow_utf8(v)) for v in values])))
+    return seeds
+
+
 if __name__ == "__main__":
     import sys
     # `make_seeds.py CallSequences` rewrites only that corpus (TextInputs/corpus also holds a hand-kept
     # regression seed, 34-pcre2-offset-past-end, which a full run would drop).
-    generators = {"TextInputs": text_inputs, "CallSequences": call_sequences, "BatchColumns": batch_columns}
+    generators = {"TextInputs": text_inputs, "CallSequences": call_sequences, "BatchColumns": batch_columns,
+                  "ArrowStructs": arrow_structs}
     names = sys.argv[1:] or list(generators)
     for name in names:
         write(os.path.join(HERE, name, "corpus"), generators[name]())

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds and runs Formwell's libFuzzer harnesses (Fuzz/TextInputs, Fuzz/CallSequences, Fuzz/SpecJSON,
-# Fuzz/BatchColumns).
+# Fuzz/BatchColumns, Fuzz/ArrowStructs).
 #
 #   scripts/fuzz.sh build               build the harnesses into .build/fuzz/
 #   scripts/fuzz.sh run-bounded SECONDS  build, then run each harness for at most SECONDS; non-zero exit on
@@ -19,9 +19,9 @@ ROOT=$PWD
 
 SWIFTC=${SWIFTC:-swiftc}
 OUT=.build/fuzz
-HARNESSES=(TextInputs CallSequences SpecJSON BatchColumns)
+HARNESSES=(TextInputs CallSequences SpecJSON BatchColumns ArrowStructs)
 # run-bounded gives these harnesses at most this many seconds (the test command's time budget).
-declare -A BOUNDED_CAP=([BatchColumns]=30)
+declare -A BOUNDED_CAP=([BatchColumns]=30 [ArrowStructs]=20)
 # Swift's own crash handler would race ASan's report; leave reporting to the sanitizers.
 export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 RSS_MB=${FUZZ_RSS_MB:-2048}
