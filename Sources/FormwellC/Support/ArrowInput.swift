@@ -93,8 +93,10 @@ enum ArrowInput {
                             validity: a.null_count != 0 ? parentValidity : nil)
         for field in 0..<fieldCount {
             guard let index = childOf[field] else { continue }
-            let column = Child(schema: s.children[index]!, array: a.children[index]!,
-                               name: form.pointee.fieldIDs[field], parent: parent)
+            guard let childSchema = s.children?[index], let childArray = a.children?[index] else {
+                throw invalid("column '\(form.pointee.fieldIDs[field])': child \(index) is NULL")
+            }
+            let column = Child(schema: childSchema, array: childArray, name: form.pointee.fieldIDs[field], parent: parent)
             batch.columns[field] = try column.read(into: batch)
         }
         return batch
@@ -142,7 +144,7 @@ enum ArrowInput {
             let (validity, bitOffset) = try checkedLayout(a, buffers: 3, "\(label)", formatName: format == "u" ? "utf8" : "large_utf8")
             let start = Int(a.offset) + parent.offset
             let records = parent.length
-            let buffers = a.buffers!
+            guard let buffers = a.buffers else { throw invalid("\(label): buffers is NULL") }  // checkedLayout refused it already
             let wide = format == "U"
             let width = wide ? 8 : 4
             guard records > 0 else {
@@ -231,7 +233,7 @@ enum ArrowInput {
         private func readView(into batch: ArrowBatch) throws(ABIFailure) -> BatchColumn {
             let a = array.pointee
             let (validity, bitOffset) = try checkedLayout(a, buffers: 3, exact: false, label, formatName: "string_view")
-            let buffers = a.buffers!
+            guard let buffers = a.buffers else { throw invalid("\(label): buffers is NULL") }  // checkedLayout refused it already
             let dataCount = Int(a.n_buffers) - 3
             let records = parent.length
             guard records > 0 else { return BatchColumn(data: UnsafeBufferPointer(start: nil, count: 0), offsets: nil) }
@@ -267,7 +269,10 @@ enum ArrowInput {
                 guard offset >= 0, Int64(offset) + Int64(length) <= sizes[Int(index)] else {
                     throw invalid("\(label), record \(record): the view's bytes \(offset)..<\(Int64(offset) + Int64(length)) are past the end of data buffer \(index) (\(sizes[Int(index)]) bytes)")
                 }
-                return UnsafeRawBufferPointer(start: buffers[2 + Int(index)]! + Int(offset), count: Int(length))
+                guard let data = buffers[2 + Int(index)] else {
+                    throw invalid("\(label), record \(record): data buffer \(index) is NULL")
+                }
+                return UnsafeRawBufferPointer(start: data + Int(offset), count: Int(length))
             }
         }
 
