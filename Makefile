@@ -68,7 +68,7 @@ $(CBUILD)/%: bindings/c/examples/%.c include/formwell.h $(LIB)
 	@mkdir -p $(CBUILD)
 	$(CC) $(C_STRICT) $< -o $@ $(C_LINK)
 
-$(CBUILD)/%: bindings/c/tests/%.c bindings/c/tests/check.h bindings/c/tests/seed_rules.h include/formwell.h $(LIB)
+$(CBUILD)/%: bindings/c/tests/%.c bindings/c/tests/check.h bindings/c/tests/seed_rules.h bindings/c/tests/generated_records.h include/formwell.h $(LIB)
 	@mkdir -p $(CBUILD)
 	$(CC) $(C_STRICT) $< -o $@ $(C_LINK)
 
@@ -77,7 +77,7 @@ $(CBUILD)/conformance_runner: bindings/c/tests/conformance_runner.c include/form
 	@mkdir -p $(CBUILD)
 	$(CC) $(C_STRICT) $< -o $@ $(C_LINK) -ljansson
 
-$(CBUILD)/asan/%: bindings/c/tests/%.c bindings/c/tests/check.h bindings/c/tests/seed_rules.h include/formwell.h $(LIB)
+$(CBUILD)/asan/%: bindings/c/tests/%.c bindings/c/tests/check.h bindings/c/tests/seed_rules.h bindings/c/tests/generated_records.h include/formwell.h $(LIB)
 	@mkdir -p $(CBUILD)/asan
 	$(CC) $(C_STRICT) -g -fsanitize=address,undefined -fno-sanitize-recover=all $< -o $@ $(C_LINK)
 
