@@ -25,9 +25,10 @@ import Testing
     static func read(_ form: inout Form, at index: Int) throws -> Read {
         var read: Read?
         try withUnsafeMutablePointer(to: &form) { (pointer) throws(FormError) in
-            try Form.readState(of: pointer, at: index) { summary, message, shown, value in
-                read = Read(summary: summary, message: String(decoding: message, as: UTF8.self),
-                            shown: String(decoding: shown, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
+            try Form.readState(of: pointer, at: index) { summary, texts in
+                read = Read(summary: summary, message: String(decoding: texts.message, as: UTF8.self),
+                            shown: String(decoding: texts.displayMessage, as: UTF8.self),
+                            value: String(decoding: texts.value, as: UTF8.self))
             }
         }
         return try #require(read)

@@ -51,7 +51,7 @@ import Testing
         (#"{"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "emial"}]}]}"#,
          "fields[0].rules[0].rule: unknown rule 'emial'"),
         (#"{"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "email", "mesage": "x"}]}]}"#,
-         "fields[0].rules[0].mesage: unknown key (expected one of: message, rule)"),
+         "fields[0].rules[0].mesage: unknown key (expected one of: hint, message, rule)"),
         (#"{"formwell": 1, "fields": [{"label": "A"}]}"#, "fields[0].id: missing: every field needs an id"),
         (#"{"formwell": 1, "fields": [{"id": "\u0000301"}]}"#, "fields[0].id: a field id must not contain U+0000 (NUL)"),
         (#"{"formwell": 1, "fields": [{"id": 3}]}"#, "fields[0].id: expected a string, found a number"),

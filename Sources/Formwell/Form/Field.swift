@@ -2,7 +2,8 @@
 struct Field: Sendable {
     let id: String
     let label: String?
-    let initialValue: String
+    /// Changed only by `Form.reset(values:)`.
+    var initialValue: String
     /// Appended to only through `append` (which keeps `requiredRule`); settable here for `withRules`.
     var rules: [CompiledRule] = []
     var value: FieldValue
@@ -17,6 +18,27 @@ struct Field: Sendable {
     /// verdict (kept apart so an event stores no second copy of the message).
     var phase: Phase = .idle
     var touched = false
+    /// Has had focus since it was added or the form was reset.
+    var visited = false
+    /// The value differs from `initialValue` byte for byte.
+    var dirty = false
+    /// A set-value changed the value since the field last took part in a validate.
+    var modifiedSinceSubmit = false
+    /// Has taken part in a validate (whole form or one of its groups) since the last reset: what
+    /// mode `onSubmit` waits for.
+    var submitted = false
+    /// Set from outside (`Form.setError`): overrides the rules' verdict until the value changes.
+    var externalError: String?
+    /// The field's own mode; nil follows the form's.
+    var modeOverride: ValidationMode?
+    /// Named groups (wizard steps) the field belongs to.
+    var groups: [String] = []
+    /// What the refreshing events of modes `onBlur` / `onTouched` last showed; nil before any.
+    var frozen: ShownState?
+    /// Error mode `all`: the messages of the rules failing after `failingRule`.
+    var moreFailures: [String] = []
+    /// The form revision at which the field's observable state last changed.
+    var changedAt: UInt64 = 0
     /// Index of the first `required` rule and its message, kept when rules are added (every event
     /// and query reads them); nil when the field is optional.
     private(set) var requiredRule: Int?
@@ -48,5 +70,42 @@ struct Field: Sendable {
         outcome = evaluation.validity
         failingRule = evaluation.rule
         limitExceeded = evaluation.limitExceeded
+        if !(moreFailures.isEmpty && evaluation.moreFailures.isEmpty) { moreFailures = evaluation.moreFailures }
+    }
+
+    /// Everything the field's observable state is derived from, except the value (compared apart,
+    /// in place): equal before and after an event means the event changed nothing a view shows.
+    struct Tracked: Equatable {
+        let phase: Phase
+        let touched, visited, dirty, modifiedSinceSubmit, submitted, limitExceeded: Bool
+        let externalError: String?
+        let outcome: Validity
+        let failingRule: Int?
+        let moreFailures: [String]
+        let frozen: ShownState?
+        let modeOverride: ValidationMode?
+        let initialValue: String
+    }
+
+    var tracked: Tracked {
+        Tracked(phase: phase, touched: touched, visited: visited, dirty: dirty, modifiedSinceSubmit: modifiedSinceSubmit,
+                submitted: submitted, limitExceeded: limitExceeded, externalError: externalError, outcome: outcome,
+                failingRule: failingRule, moreFailures: moreFailures, frozen: frozen, modeOverride: modeOverride,
+                initialValue: initialValue)
+    }
+
+    /// The field's mode in a form whose mode is `formMode`.
+    func mode(in formMode: ValidationMode) -> ValidationMode { modeOverride ?? formMode }
+
+    /// A set-value put new bytes in: an external error ends, the flags follow.
+    mutating func valueChanged(to bytes: UnsafeBufferPointer<UInt8>) {
+        externalError = nil
+        modifiedSinceSubmit = true
+        dirty = differsFromInitial(bytes)
+    }
+
+    /// Whether `bytes` differ from the initial value (what `dirty` records).
+    func differsFromInitial(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        !initialValue.utf8.elementsEqual(bytes)
     }
 }

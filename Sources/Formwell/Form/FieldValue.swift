@@ -53,4 +53,12 @@ struct FieldValue: Sendable {
             try body(UnsafeBufferPointer(rebasing: bytes[..<min(count, bytes.count)]))
         }
     }
+
+    /// Whether the value's bytes are exactly `bytes`.
+    mutating func equals(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        withBytes { own in own.elementsEqual(bytes) }
+    }
+
+    /// Whether two values hold the same bytes.
+    static func same(_ a: FieldValue, _ b: FieldValue) -> Bool { a.utf8.elementsEqual(b.utf8) }
 }

@@ -5,14 +5,25 @@
 /// Validators run on events — add, focus, blur, set value, touch, touchAll, validate, reset, and
 /// a change of a field that a `matches` rule compares with; queries only read stored verdicts.
 ///
-/// Fields are never removed, so a field's index (registration order, `fieldIndex(of:)`) names it
-/// for the form's whole life: the index-based calls skip the id lookup on hot paths.
+/// A field's index (registration order, `fieldIndex(of:)`) names it until a field before it is
+/// removed (`removeField`): the index-based calls skip the id lookup on hot paths.
+///
+/// Every event records which fields' observable state it changed (`revision`, `changedFieldIDs`).
 public struct Form: Sendable {
-    // Internal rather than private: Form+Spec.swift reads them.
-    private(set) var fields: [Field] = []
-    private var positions: [String: Int] = [:]
-    private var focusedPosition: Int?
+    // Internal rather than private: the extensions in other files (Form+Spec, Form+Groups, ...) use them.
+    var fields: [Field] = []
+    var positions: [String: Int] = [:]
+    var focusedPosition: Int?
     private(set) var matchContext = MatchContext.default
+    /// The form's validation mode (fields may have their own) and error mode.
+    var mode: ValidationMode = .twoStage
+    var errorMode: ErrorMode = .first
+    /// Whole-form submits (`validate()`, `submit(_:)`) since creation or the last reset, and whether
+    /// the last one found an invalid field.
+    var submits = 0
+    var lastSubmitFailed = false
+    /// Goes up by one with every event that changes anything observable.
+    var changeCount: UInt64 = 0
     /// Custom validators a spec may name (`defineValidator`).
     var namedValidators: [String: CustomValidator] = [:]
 
@@ -22,20 +33,29 @@ public struct Form: Sendable {
 
     /// Adds a field with its rules, all or nothing. Ids are non-empty and unique; `matches` rules
     /// may name fields added earlier.
+    /// `mode`: the field's own validation mode (nil: the form's); `groups`: named groups (wizard
+    /// steps) it belongs to, each non-empty.
     public mutating func addField(
-        _ id: String, label: String? = nil, initialValue: String = "", rules: [Rule] = []
+        _ id: String, label: String? = nil, initialValue: String = "", rules: [Rule] = [],
+        mode: ValidationMode? = nil, groups: [String] = []
     ) throws(FormError) {
         guard !id.isEmpty else { throw .invalidArgument("a field id must not be empty") }
         // C names fields with NUL-terminated strings: an id holding U+0000 could never be named.
         guard !id.utf8.contains(0) else { throw .invalidArgument("a field id must not contain U+0000 (NUL)") }
         guard positions[id] == nil else { throw .duplicateField(id) }
+        for group in groups { try Form.checkGroupName(group) }
         var field = Field(id: id, label: label, initialValue: initialValue)
+        field.modeOverride = mode
+        for group in groups where !field.groups.contains(group) { field.groups.append(group) }
         for rule in rules {
             field.append(try CompiledRule(rule, for: field, in: fieldAndPosition))
         }
         let position = fields.count
         var value = field.value
-        field.store(try field.evaluation(of: &value, valueAt: currentValue, matchContext: matchContext.pointer))
+        field.store(try field.evaluation(of: &value, valueAt: currentValue, matchContext: matchContext.pointer,
+                                         all: errorMode == .all))
+        changeCount &+= 1
+        field.changedAt = changeCount
         // Nothing below throws: index the new field's `matches` rules, then add it.
         for target in Form.matchedPositions(field.rules) { fields[target].dependents.append(position) }
         positions[id] = position
@@ -53,9 +73,12 @@ public struct Form: Sendable {
         let compiled = try CompiledRule(rule, for: field, in: fieldAndPosition)
         field.append(compiled)
         var value = field.value
-        field.store(try field.evaluation(of: &value, valueAt: currentValue, matchContext: matchContext.pointer))
-        if field.isJudged { field.rejudge(focused: position == focusedPosition) }
+        field.store(try field.evaluation(of: &value, valueAt: currentValue, matchContext: matchContext.pointer,
+                                         all: errorMode == .all))
+        if field.isJudged && field.followsChanges(in: mode) { field.rejudge(focused: position == focusedPosition) }
+        let before = tracking([position])
         fields[position] = field
+        record(before)
         for target in Form.matchedPositions([compiled]) where !fields[target].dependents.contains(position) {
             fields[target].dependents.append(position)
         }
@@ -93,22 +116,36 @@ public struct Form: Sendable {
         var previous: (Int, Evaluation)?
         if let other = focusedPosition, other != index { previous = (other, try evaluation(at: other)) }
         let own = try evaluation(at: index)
-        if let (other, evaluation) = previous { judge(other, evaluation, touch: true, focused: false) }
+        let before = tracking(previous.map { [$0.0, index] } ?? [index])
+        if let (other, evaluation) = previous {
+            judge(other, evaluation, touch: true, focused: false)
+            fields[other].refreshFrozen(in: mode)
+        }
         judge(index, own, touch: false, focused: true)
+        fields[index].visited = true
         focusedPosition = index
+        record(before)
     }
 
     /// `blur(_:)` for the field at `index`.
     public mutating func blur(at index: Int) throws(FormError) {
         try checkIndex(index)
-        judge(index, try evaluation(at: index), touch: true, focused: false)
+        let evaluation = try evaluation(at: index)
+        let before = tracking([index])
+        judge(index, evaluation, touch: true, focused: false)
+        fields[index].refreshFrozen(in: mode)
         if focusedPosition == index { focusedPosition = nil }
+        record(before)
     }
 
     /// `touch(_:)` for the field at `index`.
     public mutating func touch(at index: Int) throws(FormError) {
         try checkIndex(index)
-        judge(index, try evaluation(at: index), touch: true, focused: index == focusedPosition)
+        let evaluation = try evaluation(at: index)
+        let before = tracking([index])
+        judge(index, evaluation, touch: true, focused: index == focusedPosition)
+        fields[index].refreshFrozen(in: mode)
+        record(before)
     }
 
     /// `setValue(_:for:)` for the field at `index`: re-judges that field and its dependents only.
@@ -129,10 +166,12 @@ public struct Form: Sendable {
     public mutating func setValue(_ value: ValidUTF8, at index: Int) throws(FormError) {
         let context = matchContext.pointer
         let focused = index == focusedPosition
+        let formMode = mode
+        let all = errorMode == .all
         // Fields and rules are reached through pointers into storage borrowed for writing (a
         // non-mutating borrow of a stored array made the compiler copy it, a retain); a field with
         // no dependents is updated in place in the same pass.
-        let deferred = try fields.withUnsafeMutableBufferPointer { (buffer) throws(FormError) -> Evaluation? in
+        let deferred = try fields.withUnsafeMutableBufferPointer { (buffer) throws(FormError) -> (Evaluation?, Bool) in
             guard let base = buffer.baseAddress, buffer.indices.contains(index) else {
                 throw .invalidArgument("field index \(index) is out of range (\(buffer.count) fields)")
             }
@@ -141,48 +180,81 @@ public struct Form: Sendable {
             let own = try field.pointee.withRules { (rules) throws(FormError) in
                 try Field.evaluation(
                     of: Subject(utf8: value.bytes), rules: rules, id: { field.pointee.id },
-                    valueAt: { buffer.indices.contains($0) ? .stored(buffer[$0].value) : nil }, matchContext: context)
+                    valueAt: { buffer.indices.contains($0) ? .stored(buffer[$0].value) : nil }, matchContext: context,
+                    all: all)
             }
-            guard field.pointee.dependents.isEmpty else { return own }
+            guard field.pointee.dependents.isEmpty else { return (own, false) }
+            let before = field.pointee.tracked
+            let newValue = !field.pointee.value.equals(value.bytes)
             field.pointee.value.replace(with: value)
             field.pointee.store(own)
-            field.pointee.rejudge(focused: focused)
-            return nil
+            if newValue { field.pointee.valueChanged(to: value.bytes) }
+            if field.pointee.followsChanges(in: formMode) { field.pointee.rejudge(focused: focused) }
+            return (nil, newValue || field.pointee.tracked != before)
         }
-        guard let own = deferred else { return }
+        guard let own = deferred.0 else {
+            if deferred.1 { stamp(index) }
+            return
+        }
         let newValue = FieldValue(value)
         let valueAt: (Int) -> FieldValue? = { position in position == index ? newValue : self.currentValue(position) }
         var updates: [(Int, Evaluation)] = []
         for dependent in fields[index].dependents where dependent != index {
             updates.append((dependent, try evaluation(at: dependent, valueAt: valueAt)))
         }
+        let before = tracking([index] + updates.map(\.0))
+        let changed = !FieldValue.same(fields[index].value, newValue)
         fields[index].value = newValue
         fields[index].store(own)
-        fields[index].rejudge(focused: index == focusedPosition)
+        if changed { fields[index].valueChanged(to: value.bytes) }
+        if fields[index].followsChanges(in: formMode) { fields[index].rejudge(focused: index == focusedPosition) }
         for (dependent, evaluation) in updates {
             fields[dependent].store(evaluation)
-            if fields[dependent].isJudged {
+            if fields[dependent].isJudged && fields[dependent].followsChanges(in: formMode) {
                 fields[dependent].rejudge(focused: dependent == focusedPosition)
             }
         }
+        record(before)
     }
 
     // MARK: Whole-form events
 
-    /// Marks every field touched and runs every rule.
-    public mutating func touchAll() throws(FormError) {
-        let evaluations = try fields.indices.map { (index) throws(FormError) in try evaluation(at: index) }
-        for (index, evaluation) in evaluations.enumerated() {
-            judge(index, evaluation, touch: true, focused: index == focusedPosition)
-        }
+    /// Marks every field touched and runs every rule; with a group, only that group's fields.
+    public mutating func touchAll(group: String? = nil) throws(FormError) {
+        _ = try touchAll(members: try positions(in: group), submit: false)
     }
 
     /// Seed 03's submit: touches every field, applies the strict stage, answers `isValid`.
     /// A focused field keeps its focus (and lenient input state); its display shows the strict verdict.
+    /// With a group (a wizard step) only its fields are touched and judged, and the answer is
+    /// `isValid(in:)`; a group's validate is not a submit (`submitCount` stays).
     @discardableResult
-    public mutating func validate() throws(FormError) -> Bool {
-        try touchAll()
-        return isValid
+    public mutating func validate(group: String? = nil) throws(FormError) -> Bool {
+        let members = try positions(in: group)
+        let before = try touchAll(members: members, submit: true)
+        if group == nil {
+            submits += 1
+            lastSubmitFailed = !isValid
+        }
+        record(before, formChanged: group == nil)
+        return members.allSatisfy { fields[$0].passesStrictly }
+    }
+
+    /// Touches and judges the fields at `members`; a submit also marks them submitted. Answers the
+    /// tracking taken before (recorded here unless `submit`, whose caller records it).
+    private mutating func touchAll(members: [Int], submit: Bool) throws(FormError) -> Tracking {
+        let evaluations = try members.map { (index) throws(FormError) in try evaluation(at: index) }
+        let before = tracking(members)
+        for (index, evaluation) in zip(members, evaluations) {
+            judge(index, evaluation, touch: true, focused: index == focusedPosition)
+            if submit {
+                fields[index].submitted = true
+                fields[index].modifiedSinceSubmit = false
+            }
+            fields[index].refreshFrozen(in: mode)
+        }
+        if !submit { record(before) }
+        return before
     }
 
     /// A whole submit in one step (what a batch check needs): the given fields take the given values,
@@ -193,26 +265,57 @@ public struct Form: Sendable {
         var values = fields.map(\.value)
         for (id, value) in newValues { values[try position(of: id)] = FieldValue(value) }
         let evaluations = try evaluations(of: values)
+        let before = tracking(Array(fields.indices))
         for index in fields.indices {
+            if !FieldValue.same(fields[index].value, values[index]) {
+                values[index].withBytes { fields[index].valueChanged(to: $0) }
+            }
             fields[index].value = values[index]
             fields[index].store(evaluations[index])
             fields[index].touched = true
+            fields[index].submitted = true
+            fields[index].modifiedSinceSubmit = false
             fields[index].rejudge(focused: false)
+            fields[index].refreshFrozen(in: mode)
         }
         focusedPosition = nil
+        submits += 1
+        lastSubmitFailed = !isValid
+        record(before, formChanged: true)
         return isValid
     }
 
-    /// Values back to their initial values; every field idle, untouched, unfocused.
+    /// Values back to their initial values; every field idle, untouched, unvisited, unfocused, with
+    /// no external error; the submit count back to 0.
     public mutating func reset() throws(FormError) {
-        let evaluations = try evaluations(of: fields.map { FieldValue($0.initialValue) })
+        try reset(values: [:])
+    }
+
+    /// `reset()` after making the given values the fields' initial values (seed 03's "save" of a
+    /// profile edit). An unknown id throws before anything changes.
+    public mutating func reset(values newInitials: [String: String]) throws(FormError) {
+        var initials = fields.map(\.initialValue)
+        for (id, value) in newInitials { initials[try position(of: id)] = value }
+        let values = initials.map { FieldValue($0) }
+        let evaluations = try evaluations(of: values)
+        let before = tracking(Array(fields.indices))
         for index in fields.indices {
-            fields[index].value = FieldValue(fields[index].initialValue)
+            fields[index].initialValue = initials[index]
+            fields[index].value = values[index]
             fields[index].store(evaluations[index])
             fields[index].phase = .idle
             fields[index].touched = false
+            fields[index].visited = false
+            fields[index].dirty = false
+            fields[index].modifiedSinceSubmit = false
+            fields[index].submitted = false
+            fields[index].externalError = nil
+            fields[index].frozen = nil
         }
         focusedPosition = nil
+        let formChanged = submits != 0 || lastSubmitFailed
+        (submits, lastSubmitFailed) = (0, false)
+        record(before, formChanged: formChanged)
     }
 
     // MARK: Limits
@@ -230,10 +333,19 @@ public struct Form: Sendable {
         let context = limits == .default ? MatchContext.default : MatchContext(limits)
         let evaluations = try evaluations(of: fields.map(\.value), matchContext: context)
         matchContext = context
-        for (index, evaluation) in evaluations.enumerated() {
+        rejudgeAll(evaluations)
+    }
+
+    /// Stores new verdicts of every field (same values) and re-judges the judged ones that follow changes.
+    mutating func rejudgeAll(_ evaluations: [Evaluation], alsoChanged: [Int] = []) {
+        let before = tracking(Array(fields.indices))
+        for (index, evaluation) in evaluations.enumerated() where fields.indices.contains(index) {
             fields[index].store(evaluation)
-            if fields[index].isJudged { fields[index].rejudge(focused: index == focusedPosition) }
+            if fields[index].isJudged && fields[index].followsChanges(in: mode) {
+                fields[index].rejudge(focused: index == focusedPosition)
+            }
         }
+        record(before, alsoChanged: alsoChanged)
     }
 
     // MARK: Queries
@@ -268,62 +380,56 @@ public struct Form: Sendable {
 
     /// The state of the field at `index` (registration order).
     public func state(at index: Int) throws(FormError) -> FieldState {
-        try fields.withUnsafeBufferPointer { (buffer) throws(FormError) in FieldState(try Form.field(index, in: buffer)) }
+        let mode = self.mode
+        return try fields.withUnsafeBufferPointer { (buffer) throws(FormError) in
+            FieldState(try Form.field(index, in: buffer), formMode: mode)
+        }
     }
 
     /// Reads the state of the field at `index` in place: `body` gets the plain values and the UTF-8
-    /// of its message (input validity), display message and value, valid only during the call.
-    /// Nothing is copied on the way (the C ABI's snapshot path).
+    /// of its texts (message, display message, value, name, initial value, hint), valid only during
+    /// the call (the C ABI's snapshot path).
     ///
     /// Static over a pointer: calling an instance method on a form reached through `inout` or a
     /// pointer made the compiler copy the whole form (a retain of each member) first.
     /// Not generic (a generic public function runs unspecialized from another module): `body`
     /// stores what it needs.
     public static func readState(
-        of form: UnsafeMutablePointer<Form>, at index: Int,
-        _ body: (StateSummary, _ message: UnsafeBufferPointer<UInt8>, _ displayMessage: UnsafeBufferPointer<UInt8>,
-                 _ value: UnsafeBufferPointer<UInt8>) -> Void
+        of form: UnsafeMutablePointer<Form>, at index: Int, _ body: (StateSummary, StateTexts) -> Void
     ) throws(FormError) {
+        let formMode = form.pointee.mode
         // Borrowed for writing (nothing is written): a read-only borrow of the stored array made the
         // compiler copy it (a retain) first.
         try form.pointee.fields.withUnsafeMutableBufferPointer { (buffer) throws(FormError) in
             let field = UnsafeMutablePointer(mutating: try Form.field(index, in: UnsafeBufferPointer(buffer)))
-            let touched = field.pointee.touched
+            // Validation/TwoStageValidation.swift says what the field shows in its mode.
+            var shown = field.pointee.shown(in: formMode)
             let phase = field.pointee.phase
-            let empty = field.pointee.value.isEmpty
-            let isRequired = field.pointee.requiredRule != nil
-            let outcome: StateSummary.ValidityKind
-            switch field.pointee.outcome {  // no payload bound: nothing copied
-            case .empty: outcome = .empty
-            case .valid: outcome = .valid
-            case .invalid: outcome = .invalid
-            }
-            // Seeds 01–03's rules (Validation/TwoStageValidation.swift) say which message to show;
-            // only that string is copied out of the field.
-            let (validity, source) = Field.inputValidity(phase: phase, isEmpty: empty, outcome: outcome,
-                                                         isRequired: isRequired)
-            let (display, shownSource) = Field.display(touched: touched, isEmpty: empty, outcome: outcome,
-                                                       isRequired: isRequired)
-            func text(_ source: Field.MessageSource) -> String {
-                switch source {
-                case .none: return ""
-                case .required: return field.pointee.requiredMessage ?? ""
-                case .outcome:
-                    if case .invalid(let text) = field.pointee.outcome { return text }
-                    return ""
-                }
-            }
-            var message = text(source)
-            var shown = shownSource == source ? message : text(shownSource)
-            let failing = Field.failingRule(source: source, requiredRule: field.pointee.requiredRule,
-                                            failingRule: field.pointee.failingRule)
-            let summary = StateSummary(phase: phase, validity: validity, display: display,
-                                       touched: touched, limitExceeded: field.pointee.limitExceeded,
-                                       failingRule: failing)
-            message.withUTF8 { message in
-                shown.withUTF8 { shown in
-                    // The value's bytes, borrowed in place.
-                    field.pointee.value.withBytes { value in body(summary, message, shown, value) }
+            let summary = StateSummary(
+                phase: phase, validity: shown.validity, display: shown.display, touched: field.pointee.touched,
+                limitExceeded: field.pointee.limitExceeded, failingRule: shown.failingRule,
+                visited: field.pointee.visited, dirty: field.pointee.dirty,
+                modifiedSinceSubmit: field.pointee.modifiedSinceSubmit, externalError: field.pointee.externalError != nil,
+                mode: field.pointee.mode(in: formMode), tint: Tint(phase: phase, validity: shown.validity),
+                labelRaised: !(phase == .idle && field.pointee.value.isEmpty), emphasized: phase == .focused,
+                errorCount: shown.validity == .invalid ? 1 + shown.moreErrors.count : 0,
+                revision: field.pointee.changedAt)
+            var name = field.pointee.label ?? field.pointee.id
+            var initial = field.pointee.initialValue
+            let more = shown.moreErrors
+            shown.message.withUTF8 { message in
+                shown.displayMessage.withUTF8 { displayMessage in
+                    shown.hint.withUTF8 { hint in
+                        name.withUTF8 { name in
+                            initial.withUTF8 { initial in
+                                // The value's bytes, borrowed in place.
+                                field.pointee.value.withBytes { value in
+                                    body(summary, StateTexts(message: message, displayMessage: displayMessage, value: value,
+                                                             name: name, initial: initial, hint: hint, moreErrors: more))
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -339,14 +445,15 @@ public struct Form: Sendable {
 
     /// Every field's state, in registration order.
     public var states: [FieldState] {
-        fields.withUnsafeBufferPointer { buffer in
+        let mode = self.mode
+        return fields.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return [] }
-            return buffer.indices.map { FieldState(base + $0) }
+            return buffer.indices.map { FieldState(base + $0, formMode: mode) }
         }
     }
 
-    /// True when every field passes its strict rules on its current value, touched or not:
-    /// what a submit button's enabled state needs.
+    /// True when every field passes its strict rules on its current value, touched or not, and has
+    /// no external error: what a submit button's enabled state needs (whatever the modes show).
     public var isValid: Bool { fields.allSatisfy(\.passesStrictly) }
 
     /// The first field in registration order that fails its strict rules (where focus goes on submit).
@@ -357,7 +464,7 @@ public struct Form: Sendable {
 
     // MARK: Helpers
 
-    private func position(of id: String) throws(FormError) -> Int {
+    func position(of id: String) throws(FormError) -> Int {
         guard let position = positions[id] else { throw .unknownField(id) }
         return position
     }
@@ -386,11 +493,12 @@ public struct Form: Sendable {
     ) throws(FormError) -> Evaluation {
         var subject = value ?? fields[index].value
         return try fields[index].evaluation(of: &subject, valueAt: valueAt,
-                                            matchContext: (matchContext ?? self.matchContext).pointer)
+                                            matchContext: (matchContext ?? self.matchContext).pointer,
+                                            all: errorMode == .all)
     }
 
     /// Every field's verdict when the fields hold `values` (one per field, in order).
-    private func evaluations(of values: [FieldValue], matchContext: MatchContext? = nil) throws(FormError) -> [Evaluation] {
+    func evaluations(of values: [FieldValue], matchContext: MatchContext? = nil) throws(FormError) -> [Evaluation] {
         let valueAt: (Int) -> FieldValue? = { values.indices.contains($0) ? values[$0] : nil }
         var result: [Evaluation] = []
         result.reserveCapacity(values.count)
@@ -402,7 +510,7 @@ public struct Form: Sendable {
     }
 
     /// Stores a computed verdict and re-derives the input state in the given stage.
-    private mutating func judge(_ index: Int, _ evaluation: Evaluation, touch: Bool, focused: Bool) {
+    mutating func judge(_ index: Int, _ evaluation: Evaluation, touch: Bool, focused: Bool) {
         fields[index].store(evaluation)
         if touch { fields[index].touched = true }
         fields[index].rejudge(focused: focused)

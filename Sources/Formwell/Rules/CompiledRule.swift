@@ -22,14 +22,25 @@ struct CompiledRule: Sendable {
         case other
     }
 
-    let check: Check
+    private(set) var check: Check
     let quick: Quick
     let message: String?
     /// What a failure says, worked out once (the custom message, else the default): for every rule
     /// but `custom`, whose validator may word its own.
     let failure: String
+    /// The accessibility hint when this rule fails: the rule's own, else its kind's default.
+    let hint: String
     /// The rule as it was given, for exporting the form as a spec.
     let source: Rule
+
+    /// The same rule after the field at `removed` left the form: a `matches` rule's position of a
+    /// later field moves down by one (a rule naming the removed field itself is refused earlier).
+    func afterRemoving(position removed: Int) -> CompiledRule {
+        guard case .matches(let id, let position, let name) = check, position > removed else { return self }
+        var moved = self
+        moved.check = .matches(fieldID: id, position: position - 1, name: name)
+        return moved
+    }
 
     /// Checks `rule`'s arguments against `field` and the fields already in the form.
     init(_ rule: Rule, for field: Field, in fields: (String) -> (position: Int, field: Field)?) throws(FormError) {
@@ -63,26 +74,38 @@ struct CompiledRule: Sendable {
         case .custom(let validator):
             check = .custom(validator)
         }
+        let defaultHint: String
         switch check {
         case .required:
             quick = .required
             failure = message ?? DefaultMessages.required
+            defaultHint = DefaultHints.required
         case .pattern(let pattern, let defaultMessage):
             quick = .pattern(code: pattern.code, jit: pattern.isJITCompiled, pattern: Unmanaged.passUnretained(pattern))
             failure = message ?? defaultMessage
+            switch rule.kind {
+            case .email: defaultHint = DefaultHints.email
+            case .phone: defaultHint = DefaultHints.phone
+            default: defaultHint = DefaultHints.regex
+            }
         case .minLength(let count):
             quick = .minLength(count)
             failure = message ?? DefaultMessages.minLength(count)
+            defaultHint = DefaultHints.minLength(count)
         case .maxLength(let count):
             quick = .maxLength(count)
             failure = message ?? DefaultMessages.maxLength(count)
+            defaultHint = DefaultHints.maxLength(count)
         case .matches(_, _, let name):
             quick = .other
             failure = message ?? DefaultMessages.matches(name)
+            defaultHint = DefaultHints.matches(name)
         case .custom:
             quick = .other
             failure = message ?? DefaultMessages.custom
+            defaultHint = DefaultHints.custom
         }
+        hint = rule.hint ?? defaultHint
     }
 
     private static func builtIn(_ source: String) throws(FormError) -> Pattern {
@@ -145,12 +168,13 @@ extension Field {
     /// rule on it), every rule running in the order it was added. `valueAt` gives other fields'
     /// values by position (for `matches`).
     func evaluation(
-        of value: inout FieldValue, valueAt: (Int) -> FieldValue?, matchContext: OpaquePointer?
+        of value: inout FieldValue, valueAt: (Int) -> FieldValue?, matchContext: OpaquePointer?, all: Bool = false
     ) throws(FormError) -> Evaluation {
         try value.withBytes { (bytes) throws(FormError) in
             try rules.withUnsafeBufferPointer { (rules) throws(FormError) in
                 try Field.evaluation(of: Subject(utf8: bytes), rules: rules, id: { id },
-                                     valueAt: { valueAt($0).map(PeerValue.stored) }, matchContext: matchContext)
+                                     valueAt: { valueAt($0).map(PeerValue.stored) }, matchContext: matchContext,
+                                     all: all)
             }
         }
     }
@@ -169,41 +193,50 @@ extension Field {
     /// call it on a field it reaches through a pointer without the compiler copying the whole field.
     static func evaluation(
         of value: Subject, rules: UnsafeBufferPointer<CompiledRule>, id: () -> String, valueAt: (Int) -> PeerValue?,
-        matchContext: OpaquePointer?
+        matchContext: OpaquePointer?, all: Bool = false
     ) throws(FormError) -> Evaluation {
         guard !value.isEmpty else { return Evaluation(.empty) }
+        // Error mode `all`: the first failure is the verdict, later ones are collected behind it.
+        var first: Evaluation?
+        var more: [String] = []
         // Through the buffer, so no rule is copied (retained) on the way.
-        do {
-            for index in rules.indices {
-                switch rules[index].quick {
-                case .required:
-                    continue
-                case .pattern(let code, let jit, let pattern):
-                    switch Pattern.matchWhole(value.utf8, code: code, jit: jit, pattern: pattern, context: matchContext) {
-                    case .match: continue
-                    case .noMatch: return Evaluation(.invalid(rules[index].failure), rule: index)
-                    case .limitExceeded:
-                        return Evaluation(.invalid(DefaultMessages.patternLimit), limitExceeded: true, rule: index)
-                    case .failed(let detail): throw .internalError("PCRE2 match failed: \(detail)")
-                    }
-                case .minLength(let count):
-                    if value.characterCount >= count { continue }
-                    return Evaluation(.invalid(rules[index].failure), rule: index)
-                case .maxLength(let count):
-                    if value.characterCount <= count { continue }
-                    return Evaluation(.invalid(rules[index].failure), rule: index)
-                case .other:
-                    break
+        for index in rules.indices {
+            var failure: Validity = .valid
+            var limited = false
+            switch rules[index].quick {
+            case .required:
+                continue
+            case .pattern(let code, let jit, let pattern):
+                switch Pattern.matchWhole(value.utf8, code: code, jit: jit, pattern: pattern, context: matchContext) {
+                case .match: continue
+                case .noMatch: failure = .invalid(rules[index].failure)
+                case .limitExceeded: (failure, limited) = (.invalid(DefaultMessages.patternLimit), true)
+                case .failed(let detail): throw .internalError("PCRE2 match failed: \(detail)")
                 }
-                let verdict: Validity
+            case .minLength(let count):
+                if value.characterCount >= count { continue }
+                failure = .invalid(rules[index].failure)
+            case .maxLength(let count):
+                if value.characterCount <= count { continue }
+                failure = .invalid(rules[index].failure)
+            case .other:
                 do throws(FormError) {
-                    verdict = try rules[index].slowVerdict(on: value, valueAt: valueAt)
+                    failure = try rules[index].slowVerdict(on: value, valueAt: valueAt)
                 } catch .callbackFailed(let detail) {
                     throw .callbackFailed("custom validator of field '\(id())' failed: \(detail)")
                 }
-                if verdict != .valid { return Evaluation(verdict, rule: index) }
+                if failure == .valid { continue }
             }
-            return Evaluation(.valid)
+            guard first != nil else {
+                let verdict = Evaluation(failure, limitExceeded: limited, rule: index)
+                if !all { return verdict }
+                first = verdict
+                continue
+            }
+            if let text = failure.message { more.append(text) }
         }
+        guard var verdict = first else { return Evaluation(.valid) }
+        verdict.moreFailures = more
+        return verdict
     }
 }

@@ -5,6 +5,8 @@ struct Evaluation: Equatable, Sendable {
     let limitExceeded: Bool
     /// Index of the rule that failed, when `validity` is invalid.
     let rule: Int?
+    /// Error mode `all`: the messages of the rules that fail after `rule`, in rule order.
+    var moreFailures: [String] = []
 
     init(_ validity: Validity, limitExceeded: Bool = false, rule: Int? = nil) {
         self.validity = validity

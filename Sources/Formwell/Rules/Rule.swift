@@ -23,11 +23,17 @@ public struct Rule: Sendable {
     public let kind: Kind
     /// Replaces the rule's own message when set.
     public let message: String?
+    /// Replaces the rule's accessibility hint (the prompt to correct the field) when set.
+    public let hint: String?
 
-    public init(_ kind: Kind, message: String? = nil) {
+    public init(_ kind: Kind, message: String? = nil, hint: String? = nil) {
         self.kind = kind
         self.message = message
+        self.hint = hint
     }
+
+    /// The same rule with another hint.
+    public func withHint(_ hint: String?) -> Rule { Rule(kind, message: message, hint: hint) }
 
     public static func required(message: String? = nil) -> Rule { Rule(.required, message: message) }
     public static func email(message: String? = nil) -> Rule { Rule(.email, message: message) }

@@ -29,9 +29,19 @@ extension Form {
     /// field defined later in the spec. All or nothing: on error the form is unchanged.
     public mutating func load(_ spec: FormSpec) throws(SpecError) {
         var loaded = self
+        // A spec's form-level modes apply when it sets them (a spec loaded into a form adds fields).
+        if let mode = spec.mode { loaded.setValidationMode(mode) }
+        if let errors = spec.errors {
+            do {
+                try loaded.setErrorReporting(errors)
+            } catch {
+                throw SpecError(path: "errors", problem: error.description)
+            }
+        }
         for (index, field) in spec.fields.enumerated() {
             do {
-                try loaded.addField(field.id, label: field.label, initialValue: field.initial ?? "")
+                try loaded.addField(field.id, label: field.label, initialValue: field.initial ?? "",
+                                    mode: field.mode, groups: field.groups)
             } catch {
                 throw SpecError(path: "fields[\(index)].id", problem: error.description)
             }
@@ -56,7 +66,7 @@ extension Form {
                     kind = .custom(validator)
                 }
                 do {
-                    try loaded.addRule(Rule(kind, message: rule.message), to: field.id)
+                    try loaded.addRule(Rule(kind, message: rule.message, hint: rule.hint), to: field.id)
                 } catch {
                     throw SpecError(formError: error, at: path, parameter: parameter)
                 }
@@ -87,12 +97,13 @@ extension Form {
                     }
                     kind = .custom(name)
                 }
-                rules.append(RuleSpec(kind, message: rule.source.message))
+                rules.append(RuleSpec(kind, message: rule.source.message, hint: rule.source.hint))
             }
             specs.append(FieldSpec(id: field.id, label: field.label,
-                                   initial: field.initialValue.isEmpty ? nil : field.initialValue, rules: rules))
+                                   initial: field.initialValue.isEmpty ? nil : field.initialValue, rules: rules,
+                                   mode: field.modeOverride, groups: field.groups))
         }
-        return FormSpec(fields: specs)
+        return FormSpec(fields: specs, mode: mode == .twoStage ? nil : mode, errors: errorMode == .first ? nil : errorMode)
     }
 }
 

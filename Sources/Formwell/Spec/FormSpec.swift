@@ -6,14 +6,22 @@
 ///
 /// Rule objects: `required`, `email`, `phone` (no parameters); `min_length` / `max_length` with
 /// `"length"`; `regex` with `"pattern"`; `matches` with `"field"`; `custom` with `"name"`, a validator
-/// the host defined on the form before loading. Every rule takes an optional `"message"`.
+/// the host defined on the form before loading. Every rule takes an optional `"message"` and `"hint"`.
+/// The form may set `"mode"` (a `ValidationMode` name) and `"errors"` (`first` or `all`); a field
+/// its own `"mode"` and its `"groups"`.
 public struct FormSpec: Equatable, Sendable {
     public static let version = 1
 
     public var fields: [FieldSpec]
+    /// The form's validation mode; nil: two-stage.
+    public var mode: ValidationMode?
+    /// The form's error mode; nil: first.
+    public var errors: ErrorMode?
 
-    public init(fields: [FieldSpec]) {
+    public init(fields: [FieldSpec], mode: ValidationMode? = nil, errors: ErrorMode? = nil) {
         self.fields = fields
+        self.mode = mode
+        self.errors = errors
     }
 }
 
@@ -22,12 +30,18 @@ public struct FieldSpec: Equatable, Sendable {
     public var label: String?
     public var initial: String?
     public var rules: [RuleSpec]
+    /// The field's own validation mode; nil follows the form's.
+    public var mode: ValidationMode?
+    public var groups: [String]
 
-    public init(id: String, label: String? = nil, initial: String? = nil, rules: [RuleSpec] = []) {
+    public init(id: String, label: String? = nil, initial: String? = nil, rules: [RuleSpec] = [],
+                mode: ValidationMode? = nil, groups: [String] = []) {
         self.id = id
         self.label = label
         self.initial = initial
         self.rules = rules
+        self.mode = mode
+        self.groups = groups
     }
 }
 
@@ -43,10 +57,13 @@ public struct RuleSpec: Equatable, Sendable {
 
     public var kind: Kind
     public var message: String?
+    /// The accessibility hint when the rule fails; nil: the kind's default.
+    public var hint: String?
 
-    public init(_ kind: Kind, message: String? = nil) {
+    public init(_ kind: Kind, message: String? = nil, hint: String? = nil) {
         self.kind = kind
         self.message = message
+        self.hint = hint
     }
 }
 

@@ -10,7 +10,7 @@ enum SpecReader {
         } catch {
             throw SpecError(path: error.path, problem: error.positionedMessage)
         }
-        let top = try object(root, "", allowed: ["formwell", "fields", "$schema", "description"])
+        let top = try object(root, "", allowed: ["formwell", "fields", "$schema", "description", "mode", "errors"])
         guard case .number(_, let version?)? = top["formwell"] else {
             throw SpecError(path: "formwell", problem: "missing or not an integer: the spec format version, \(FormSpec.version)")
         }
@@ -24,11 +24,44 @@ enum SpecReader {
         for (index, field) in fields.enumerated() {
             specs.append(try fieldSpec(field, "fields[\(index)]"))
         }
-        return FormSpec(fields: specs)
+        var errors: ErrorMode?
+        if let name = try string(top["errors"], "errors") {
+            guard let mode = ErrorMode(name: name) else {
+                throw SpecError(path: "errors", problem: "unknown error mode '\(name)' (expected first or all)")
+            }
+            errors = mode
+        }
+        return FormSpec(fields: specs, mode: try mode(top["mode"], "mode"), errors: errors)
+    }
+
+    private static func mode(_ value: JSONValue?, _ path: String) throws(SpecError) -> ValidationMode? {
+        guard let name = try string(value, path) else { return nil }
+        guard let mode = ValidationMode(name: name) else {
+            let names = ValidationMode.allCases.map(\.name).joined(separator: ", ")
+            throw SpecError(path: path, problem: "unknown validation mode '\(name)' (expected one of: \(names))")
+        }
+        return mode
+    }
+
+    private static func groups(_ value: JSONValue?, _ path: String) throws(SpecError) -> [String] {
+        switch value {
+        case nil, .null?: return []
+        case .array(let list)?:
+            var names: [String] = []
+            for (index, item) in list.enumerated() {
+                guard case .string(let name) = item, !name.isEmpty else {
+                    throw SpecError(path: "\(path)[\(index)]", problem: "expected a non-empty group name, found \(item.kindName)")
+                }
+                names.append(name)
+            }
+            return names
+        case let other?:
+            throw SpecError(path: path, problem: "expected an array of group names, found \(other.kindName)")
+        }
     }
 
     private static func fieldSpec(_ value: JSONValue, _ path: String) throws(SpecError) -> FieldSpec {
-        let members = try object(value, path, allowed: ["id", "label", "initial", "rules"])
+        let members = try object(value, path, allowed: ["id", "label", "initial", "rules", "mode", "groups"])
         guard let id = try string(members["id"], "\(path).id") else {
             throw SpecError(path: "\(path).id", problem: "missing: every field needs an id")
         }
@@ -43,7 +76,8 @@ enum SpecReader {
             throw SpecError(path: "\(path).rules", problem: "expected an array, found \(other.kindName)")
         }
         return FieldSpec(id: id, label: try string(members["label"], "\(path).label"),
-                         initial: try string(members["initial"], "\(path).initial"), rules: rules)
+                         initial: try string(members["initial"], "\(path).initial"), rules: rules,
+                         mode: try mode(members["mode"], "\(path).mode"), groups: try groups(members["groups"], "\(path).groups"))
     }
 
     private static let parameters: [String: String] = [
@@ -58,7 +92,7 @@ enum SpecReader {
         guard let name = try string(members["rule"], "\(path).rule") else {
             throw SpecError(path: "\(path).rule", problem: "missing: one of required, email, phone, min_length, max_length, regex, matches, custom")
         }
-        var allowed: Set<String> = ["rule", "message"]
+        var allowed: Set<String> = ["rule", "message", "hint"]
         if let parameter = parameters[name] { allowed.insert(parameter) }
         try refuseUnknownKeys(members, path, allowed: allowed)
         let message = try string(members["message"], "\(path).message")
@@ -75,7 +109,7 @@ enum SpecReader {
         default:
             throw SpecError(path: "\(path).rule", problem: "unknown rule '\(name)'")
         }
-        return RuleSpec(kind, message: message)
+        return RuleSpec(kind, message: message, hint: try string(members["hint"], "\(path).hint"))
     }
 
     private static func object(_ value: JSONValue, _ path: String, allowed: Set<String>) throws(SpecError) -> [String: JSONValue] {

@@ -7,11 +7,15 @@ enum SpecWriter {
             var members: [(key: String, value: JSONValue)] = [("id", .string(field.id))]
             if let label = field.label { members.append(("label", .string(label))) }
             if let initial = field.initial { members.append(("initial", .string(initial))) }
+            if let mode = field.mode { members.append(("mode", .string(mode.name))) }
+            if !field.groups.isEmpty { members.append(("groups", .array(field.groups.map { .string($0) }))) }
             members.append(("rules", .array(field.rules.map(rule))))
             return .object(members)
         }
-        let top: JSONValue = .object([("formwell", .integer(FormSpec.version)), ("fields", .array(fields))])
-        return JSONWriter.write(top, pretty: true, sortedKeys: true) + "\n"
+        var top: [(key: String, value: JSONValue)] = [("formwell", .integer(FormSpec.version)), ("fields", .array(fields))]
+        if let mode = spec.mode { top.append(("mode", .string(mode.name))) }
+        if let errors = spec.errors { top.append(("errors", .string(errors.name))) }
+        return JSONWriter.write(.object(top), pretty: true, sortedKeys: true) + "\n"
     }
 
     private static func rule(_ rule: RuleSpec) -> JSONValue {
@@ -27,6 +31,7 @@ enum SpecWriter {
         case .custom(let name): members = [("rule", .string("custom")), ("name", .string(name))]
         }
         if let message = rule.message { members.append(("message", .string(message))) }
+        if let hint = rule.hint { members.append(("hint", .string(hint))) }
         return .object(members)
     }
 }

@@ -11,4 +11,28 @@ public struct StateSummary: Equatable, Sendable {
     public let limitExceeded: Bool
     /// Index of the rule whose message the input validity carries; nil unless invalid.
     public let failingRule: Int?
+    public let visited: Bool
+    public let dirty: Bool
+    public let modifiedSinceSubmit: Bool
+    public let externalError: Bool
+    public let mode: ValidationMode
+    public let tint: Tint
+    public let labelRaised: Bool
+    public let emphasized: Bool
+    /// The number of messages in the validity's error list (`FieldState.errors`).
+    public let errorCount: Int
+    public let revision: UInt64
+}
+
+/// The texts of a field's state, borrowed for the duration of `Form.readState`'s body.
+public struct StateTexts {
+    public let message: UnsafeBufferPointer<UInt8>
+    public let displayMessage: UnsafeBufferPointer<UInt8>
+    public let value: UnsafeBufferPointer<UInt8>
+    /// The label, else the id.
+    public let name: UnsafeBufferPointer<UInt8>
+    public let initial: UnsafeBufferPointer<UInt8>
+    public let hint: UnsafeBufferPointer<UInt8>
+    /// The validity's messages after `message` (error mode `all`).
+    public let moreErrors: [String]
 }

@@ -6,7 +6,7 @@
 /// the hot reader copies no string it does not hand out.
 extension Field {
     /// Where a state's message comes from: none, the stored verdict, or the `required` rule.
-    enum MessageSource { case none, outcome, required }
+    enum MessageSource { case none, outcome, required, external }
 
     /// Seeds 01/02's input validity: stage 1 (focused, lenient): empty reads `.empty`, `required`
     /// is skipped, else the rules' verdict; stage 2 (inactive, strict): empty and required is
@@ -39,7 +39,7 @@ extension Field {
     /// Index of the rule whose message an invalid input validity carries.
     static func failingRule(source: MessageSource, requiredRule: Int?, failingRule: Int?) -> Int? {
         switch source {
-        case .none: return nil
+        case .none, .external: return nil
         case .outcome: return failingRule
         case .required: return requiredRule
         }
@@ -56,56 +56,93 @@ extension Field {
     }
 
     /// The message a source names.
-    func message(from source: MessageSource) -> String? {
+    func message(from source: MessageSource) -> String {
         switch source {
-        case .none: return nil
-        case .outcome: return outcome.message
-        case .required: return requiredMessage
+        case .none: return ""
+        case .outcome: return outcome.message ?? ""
+        case .required: return requiredMessage ?? ""
+        case .external: return externalError ?? ""
         }
     }
 
-    /// Seeds 01/02's input state: the phase with its validity (`inputValidity`).
-    var input: InputState {
-        let (kind, source) = Field.inputValidity(phase: phase, isEmpty: value.isEmpty, outcome: outcomeKind,
-                                                 isRequired: requiredRule != nil)
-        let validity: Validity
-        switch kind {
-        case .empty: validity = .empty
-        case .valid: validity = .valid
-        case .invalid: validity = .invalid(message(from: source) ?? "")
-        }
-        switch phase {
-        case .idle: return .idle
-        case .focused: return .focused(validity)
-        case .inactive: return .inactive(validity)
+    /// The accessibility hint of a failure from `source`.
+    func hint(from source: MessageSource) -> String {
+        switch source {
+        case .none: return ""
+        case .external: return DefaultHints.external
+        case .required:
+            guard let index = requiredRule, rules.indices.contains(index) else { return DefaultHints.required }
+            return rules[index].hint
+        case .outcome:
+            if limitExceeded { return DefaultHints.patternLimit }
+            guard let index = failingRule, rules.indices.contains(index) else { return "" }
+            return rules[index].hint
         }
     }
 
-    /// Seed 03's display state (`display(touched:...)`).
-    var display: DisplayState {
-        let (kind, source) = Field.display(touched: touched, isEmpty: value.isEmpty, outcome: outcomeKind,
-                                           isRequired: requiredRule != nil)
-        switch kind {
-        case .none: return .none
-        case .valid: return .valid
-        case .error: return .error(message(from: source) ?? "")
+    /// The live shown state: seeds 01–03's rules on the stored verdict, in the lenient stage while
+    /// focused unless `strict` (every mode but two-stage judges strictly while focused). An external
+    /// error stands in for the verdict, on an empty value too.
+    func liveShown(strict: Bool) -> ShownState {
+        let external = externalError != nil
+        let isEmpty = value.isEmpty && !external
+        let outcome: StateSummary.ValidityKind = external ? .invalid : outcomeKind
+        let stage: Phase = strict && phase == .focused ? .inactive : phase
+        let isRequired = requiredRule != nil
+        let (validity, inputSource) = Field.inputValidity(phase: stage, isEmpty: isEmpty, outcome: outcome, isRequired: isRequired)
+        let (display, displaySource) = Field.display(touched: touched, isEmpty: isEmpty, outcome: outcome, isRequired: isRequired)
+        var (source, shownSource) = (inputSource, displaySource)
+        if external {
+            if source == .outcome { source = .external }
+            if shownSource == .outcome { shownSource = .external }
+        }
+        let message = message(from: source)
+        return ShownState(
+            validity: validity, message: message,
+            moreErrors: source == .outcome ? moreFailures : [],
+            failingRule: Field.failingRule(source: source, requiredRule: requiredRule, failingRule: failingRule),
+            display: display, displayMessage: shownSource == source ? message : self.message(from: shownSource),
+            hint: display == .error ? hint(from: shownSource) : "")
+    }
+
+    /// What the field shows in a form whose mode is `formMode` (see `ValidationMode`).
+    func shown(in formMode: ValidationMode) -> ShownState {
+        switch mode(in: formMode) {
+        case .twoStage: return liveShown(strict: false)
+        case .onChange: return liveShown(strict: true)
+        case .onBlur: return (frozen ?? .nothing).forPhase(phase)
+        case .onTouched: return touched ? liveShown(strict: true) : (frozen ?? .nothing).forPhase(phase)
+        case .onSubmit: return submitted ? liveShown(strict: true) : .nothing
+        }
+    }
+
+    /// Whether the shown state follows every change right now (else a set-value leaves it as it is).
+    func followsChanges(in formMode: ValidationMode) -> Bool {
+        switch mode(in: formMode) {
+        case .twoStage, .onChange: return true
+        case .onBlur: return false
+        case .onTouched: return touched
+        case .onSubmit: return submitted
+        }
+    }
+
+    /// Modes that keep a copy take it now (blur, touch, touch-all, validate, external errors).
+    mutating func refreshFrozen(in formMode: ValidationMode) {
+        switch mode(in: formMode) {
+        case .onBlur, .onTouched: frozen = liveShown(strict: true)
+        case .twoStage, .onChange, .onSubmit: break
         }
     }
 
     /// The strict verdict on the current value: what a submit decides, touched or not.
-    var passesStrictly: Bool { value.isEmpty ? requiredRule == nil : outcomeKind != .invalid }
-
-    /// Index of the rule whose message the input validity carries.
-    var inputFailingRule: Int? {
-        let (_, source) = Field.inputValidity(phase: phase, isEmpty: value.isEmpty, outcome: outcomeKind,
-                                              isRequired: requiredRule != nil)
-        return Field.failingRule(source: source, requiredRule: requiredRule, failingRule: failingRule)
+    var passesStrictly: Bool {
+        externalError == nil && (value.isEmpty ? requiredRule == nil : outcomeKind != .invalid)
     }
 
     /// Judges the field in place in the given stage: focused (stage 1) or not (stage 2, where an
-    /// empty optional field is idle).
+    /// empty optional field without an external error is idle).
     mutating func rejudge(focused: Bool) {
-        phase = focused ? .focused : (!value.isEmpty || requiredRule != nil ? .inactive : .idle)
+        phase = focused ? .focused : (!value.isEmpty || requiredRule != nil || externalError != nil ? .inactive : .idle)
     }
 
     /// Whether the field's input state has been worked out by an event: it was touched or has left

@@ -68,7 +68,8 @@ enum SnapshotWriter {
     /// texts into `texts`.
     static func write(_ form: UnsafeMutablePointer<Form>, index: Int, to out: UnsafeMutablePointer<fw_snapshot>,
                       texts: inout TextBuffer) throws(FormError) {
-        try Form.readState(of: form, at: index) { state, message, shown, value in
+        try Form.readState(of: form, at: index) { state, strings in
+            let (message, shown, value) = (strings.message, strings.displayMessage, strings.value)
             // Member by member into the caller's struct (keeping its `size`): no temporary to
             // zero and copy.
             let before = texts.needed
