@@ -31,14 +31,39 @@ import Testing
         var form = pristine
         for (index, step) in vector.steps.enumerated() {
             let label = "\(file) step \(index) (\(step.event) \(step.field ?? ""))"
-            try apply(step, to: &form, label)
+            let revision = form.revision
+            if let status = step.error {
+                let before = form.states
+                #expect(throws: FormError.self, "\(label): must fail with \(status)") { try self.apply(step, to: &form, label) }
+                #expect(form.states == before, "\(label): a failed event must change nothing")
+            } else {
+                try apply(step, to: &form, label)
+            }
             #expect(Set(step.expect.fields.keys) == Set(form.fieldIDs), "\(label): expect.fields must list every field")
             for (id, want) in step.expect.fields {
-                let got = try form.state(of: id)
-                #expect(ExpectedField(got) == want, "\(label): field '\(id)'")
+                let got = Self.observed(try form.state(of: id))
+                for (key, value) in want {
+                    #expect(got[key] != nil, "\(label): field '\(id)': unknown key '\(key)'")
+                    if let actual = got[key] {
+                        #expect(Self.same(actual, value.value), "\(label): field '\(id)' \(key): got \(actual), expected \(value.value)")
+                    }
+                }
             }
             #expect(form.isValid == step.expect.valid, "\(label): valid")
             #expect(form.firstInvalidFieldID == step.expect.firstInvalid, "\(label): first_invalid")
+            if let want = step.expect.dirtyFields { #expect(form.dirtyFieldIDs == want, "\(label): dirty_fields") }
+            if let want = step.expect.submitCount { #expect(form.submitCount == want, "\(label): submit_count") }
+            if let want = step.expect.submitFailed { #expect(form.submitFailed == want, "\(label): submit_failed") }
+            if let want = step.expect.announcement { #expect(form.announcement == want, "\(label): announcement") }
+            if let want = step.expect.changed {
+                #expect(form.changedFieldIDs(since: revision) == want, "\(label): changed")
+            }
+            for (group, want) in step.expect.validIn ?? [:] {
+                #expect(try form.isValid(in: group) == want, "\(label): valid_in \(group)")
+            }
+            for (group, want) in step.expect.firstInvalidIn ?? [:] {
+                #expect(try form.firstInvalidFieldID(in: group) == want, "\(label): first_invalid_in \(group)")
+            }
         }
         for (index, record) in (vector.records ?? []).enumerated() {
             var submitted = pristine
@@ -69,17 +94,59 @@ import Testing
         }
     }
 
+    /// A field state under the vector format's keys (Tests/Conformance/README.md).
+    static func observed(_ state: FieldState) -> [String: Any] {
+        let validity: String
+        switch state.validity {
+        case .empty: validity = "empty"
+        case .valid: validity = "valid"
+        case .invalid: validity = "invalid"
+        }
+        let display: String
+        switch state.display {
+        case .none: display = "none"
+        case .valid: display = "valid"
+        case .error: display = "error"
+        }
+        return [
+            "phase": ["idle", "focused", "inactive"][Int(state.phase.rawValue)],
+            "validity": validity, "message": state.message ?? "", "display": display,
+            "display_message": state.display.message ?? "", "touched": state.touched,
+            "failing_rule": state.failingRule.map { $0 as Any } ?? NSNull(),
+            "visited": state.visited, "dirty": state.dirty, "modified_since_submit": state.modifiedSinceSubmit,
+            "errors": state.errors, "external_error": state.externalError, "tint": state.tint.name,
+            "label_raised": state.labelRaised, "emphasized": state.emphasized, "hint": state.accessibilityHint,
+        ]
+    }
+
+    /// JSON equality of a computed value and a parsed one.
+    static func same(_ actual: Any, _ expected: Any) -> Bool {
+        switch (actual, expected) {
+        case (is NSNull, is NSNull): return true
+        case (let a as Bool, let b as Bool): return a == b
+        case (let a as Int, let b as Int): return a == b
+        case (let a as String, let b as String): return a == b
+        case (let a as [String], let b as [Any]): return a.count == b.count && zip(a, b).allSatisfy { same($0, $1) }
+        default: return false
+        }
+    }
+
     private func apply(_ step: Step, to form: inout Form, _ label: String) throws {
         switch step.event {
         case "focus": try form.focus(try step.requireField())
         case "blur": try form.blur(try step.requireField())
         case "touch": try form.touch(try step.requireField())
         case "type", "set_value": try form.setValue(step.value ?? "", for: try step.requireField())
-        case "touch_all": try form.touchAll()
+        case "touch_all": try form.touchAll(group: step.group)
         case "validate":
-            let result = try form.validate()
+            let result = try form.validate(group: step.group)
             #expect(result == step.returns, "\(label): validate() returned \(result)")
-        case "reset": try form.reset()
+        case "reset":
+            if let values = step.values { try form.reset(values: values) } else { try form.reset() }
+        case "set_error": try form.setError(step.message ?? "", for: try step.requireField())
+        case "clear_error": try form.clearError(for: try step.requireField())
+        case "clear_errors": form.clearErrors()
+        case "remove_field": try form.removeField(try step.requireField())
         default: Issue.record("\(label): unknown event '\(step.event)'")
         }
     }
@@ -99,6 +166,11 @@ private struct Step: Decodable {
     let field: String?
     let value: String?
     let returns: Bool?
+    let group: String?
+    let message: String?
+    let values: [String: String]?
+    /// The event must fail (a status name) and change nothing.
+    let error: String?
     let expect: Expectation
 
     func requireField() throws -> String {
@@ -110,74 +182,25 @@ private struct Step: Decodable {
 private enum VectorError: Error { case missingField(String) }
 
 private struct Expectation: Decodable {
-    let fields: [String: ExpectedField]
+    let fields: [String: [String: AnyJSON]]
     let valid: Bool
     let firstInvalid: String?
+    let dirtyFields: [String]?
+    let submitCount: Int?
+    let submitFailed: Bool?
+    let announcement: String?
+    let validIn: [String: Bool]?
+    let firstInvalidIn: [String: String?]?
+    let changed: [String]?
 
     enum CodingKeys: String, CodingKey {
-        case fields, valid
+        case fields, valid, announcement, changed
         case firstInvalid = "first_invalid"
-    }
-}
-
-private struct ExpectedField: Decodable, Equatable, CustomStringConvertible {
-    let phase: String
-    let validity: String
-    let message: String
-    let display: String
-    let displayMessage: String
-    let touched: Bool
-    /// `failing_rule` (optional in a vector: null or the rule's index); compared only when both
-    /// sides have it.
-    let failingRule: Int?
-    let hasFailingRule: Bool
-
-    enum CodingKeys: String, CodingKey {
-        case phase, validity, message, display, touched
-        case displayMessage = "display_message"
-        case failingRule = "failing_rule"
-    }
-
-    init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        phase = try container.decode(String.self, forKey: .phase)
-        validity = try container.decode(String.self, forKey: .validity)
-        message = try container.decode(String.self, forKey: .message)
-        display = try container.decode(String.self, forKey: .display)
-        displayMessage = try container.decode(String.self, forKey: .displayMessage)
-        touched = try container.decode(Bool.self, forKey: .touched)
-        hasFailingRule = container.contains(.failingRule)
-        failingRule = try container.decodeIfPresent(Int.self, forKey: .failingRule)
-    }
-
-    static func == (lhs: ExpectedField, rhs: ExpectedField) -> Bool {
-        lhs.phase == rhs.phase && lhs.validity == rhs.validity && lhs.message == rhs.message
-            && lhs.display == rhs.display && lhs.displayMessage == rhs.displayMessage && lhs.touched == rhs.touched
-            && (!lhs.hasFailingRule || !rhs.hasFailingRule || lhs.failingRule == rhs.failingRule)
-    }
-
-    init(_ state: FieldState) {
-        phase = ["idle", "focused", "inactive"][Int(state.phase.rawValue)]
-        switch state.validity {
-        case .empty: validity = "empty"
-        case .valid: validity = "valid"
-        case .invalid: validity = "invalid"
-        }
-        message = state.message ?? ""
-        switch state.display {
-        case .none: display = "none"
-        case .valid: display = "valid"
-        case .error: display = "error"
-        }
-        displayMessage = state.display.message ?? ""
-        touched = state.touched
-        failingRule = state.failingRule
-        hasFailingRule = true
-    }
-
-    var description: String {
-        "\(phase)/\(validity) \"\(message)\" display \(display) \"\(displayMessage)\" touched \(touched)"
-            + (hasFailingRule ? " failing_rule \(failingRule.map(String.init) ?? "null")" : "")
+        case dirtyFields = "dirty_fields"
+        case submitCount = "submit_count"
+        case submitFailed = "submit_failed"
+        case validIn = "valid_in"
+        case firstInvalidIn = "first_invalid_in"
     }
 }
 

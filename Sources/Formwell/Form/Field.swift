@@ -73,25 +73,20 @@ struct Field: Sendable {
         if !(moreFailures.isEmpty && evaluation.moreFailures.isEmpty) { moreFailures = evaluation.moreFailures }
     }
 
-    /// Everything the field's observable state is derived from, except the value (compared apart,
-    /// in place): equal before and after an event means the event changed nothing a view shows.
+    /// The field's observable state in a form whose mode is `formMode`, except the value (compared
+    /// apart, in place): equal before and after an event means the event changed nothing a view shows.
     struct Tracked: Equatable {
         let phase: Phase
-        let touched, visited, dirty, modifiedSinceSubmit, submitted, limitExceeded: Bool
-        let externalError: String?
-        let outcome: Validity
-        let failingRule: Int?
-        let moreFailures: [String]
-        let frozen: ShownState?
-        let modeOverride: ValidationMode?
+        let touched, visited, dirty, modifiedSinceSubmit, limitExceeded, externalError: Bool
+        let shown: ShownState
+        let mode: ValidationMode
         let initialValue: String
     }
 
-    var tracked: Tracked {
+    func tracked(in formMode: ValidationMode) -> Tracked {
         Tracked(phase: phase, touched: touched, visited: visited, dirty: dirty, modifiedSinceSubmit: modifiedSinceSubmit,
-                submitted: submitted, limitExceeded: limitExceeded, externalError: externalError, outcome: outcome,
-                failingRule: failingRule, moreFailures: moreFailures, frozen: frozen, modeOverride: modeOverride,
-                initialValue: initialValue)
+                limitExceeded: limitExceeded, externalError: externalError != nil, shown: shown(in: formMode),
+                mode: mode(in: formMode), initialValue: initialValue)
     }
 
     /// The field's mode in a form whose mode is `formMode`.

@@ -9,9 +9,9 @@ extension Form {
     /// Sets the form's mode. Fields that follow it show what the new mode shows from now on.
     public mutating func setValidationMode(_ newMode: ValidationMode) {
         guard newMode != mode else { return }
-        let before = tracking([])
+        let before = tracking(Array(fields.indices))
         mode = newMode
-        record(before, formChanged: true, alsoChanged: fields.indices.filter { fields[$0].modeOverride == nil })
+        record(before, formChanged: true)
     }
 
     /// Sets one field's own mode (nil: follow the form's).

@@ -10,7 +10,7 @@ extension Form {
 
     func tracking(_ positions: [Int]) -> Tracking {
         Tracking(positions: positions,
-                 tracked: positions.map { fields[$0].tracked },
+                 tracked: positions.map { fields[$0].tracked(in: mode) },
                  values: positions.map { fields[$0].value })
     }
 
@@ -20,7 +20,7 @@ extension Form {
         let next = changeCount &+ 1
         var changed = formChanged
         for (slot, position) in before.positions.enumerated() where fields.indices.contains(position) {
-            if fields[position].tracked != before.tracked[slot]
+            if fields[position].tracked(in: mode) != before.tracked[slot]
                 || !FieldValue.same(fields[position].value, before.values[slot]) {
                 fields[position].changedAt = next
                 changed = true

@@ -184,13 +184,13 @@ public struct Form: Sendable {
                     all: all)
             }
             guard field.pointee.dependents.isEmpty else { return (own, false) }
-            let before = field.pointee.tracked
+            let before = field.pointee.tracked(in: formMode)
             let newValue = !field.pointee.value.equals(value.bytes)
             field.pointee.value.replace(with: value)
             field.pointee.store(own)
             if newValue { field.pointee.valueChanged(to: value.bytes) }
             if field.pointee.followsChanges(in: formMode) { field.pointee.rejudge(focused: focused) }
-            return (nil, newValue || field.pointee.tracked != before)
+            return (nil, newValue || field.pointee.tracked(in: formMode) != before)
         }
         guard let own = deferred.0 else {
             if deferred.1 { stamp(index) }
