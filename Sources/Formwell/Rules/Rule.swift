@@ -35,13 +35,27 @@ public struct Rule: Sendable {
     /// The same rule with another hint.
     public func withHint(_ hint: String?) -> Rule { Rule(kind, message: message, hint: hint) }
 
-    public static func required(message: String? = nil) -> Rule { Rule(.required, message: message) }
-    public static func email(message: String? = nil) -> Rule { Rule(.email, message: message) }
-    public static func phone(message: String? = nil) -> Rule { Rule(.phone, message: message) }
-    public static func minLength(_ count: Int, message: String? = nil) -> Rule { Rule(.minLength(count), message: message) }
-    public static func maxLength(_ count: Int, message: String? = nil) -> Rule { Rule(.maxLength(count), message: message) }
-    public static func regex(_ pattern: String, message: String? = nil) -> Rule { Rule(.regex(pattern), message: message) }
-    public static func matches(_ fieldID: String, message: String? = nil) -> Rule { Rule(.matches(fieldID), message: message) }
+    public static func required(message: String? = nil, hint: String? = nil) -> Rule {
+        Rule(.required, message: message, hint: hint)
+    }
+    public static func email(message: String? = nil, hint: String? = nil) -> Rule {
+        Rule(.email, message: message, hint: hint)
+    }
+    public static func phone(message: String? = nil, hint: String? = nil) -> Rule {
+        Rule(.phone, message: message, hint: hint)
+    }
+    public static func minLength(_ count: Int, message: String? = nil, hint: String? = nil) -> Rule {
+        Rule(.minLength(count), message: message, hint: hint)
+    }
+    public static func maxLength(_ count: Int, message: String? = nil, hint: String? = nil) -> Rule {
+        Rule(.maxLength(count), message: message, hint: hint)
+    }
+    public static func regex(_ pattern: String, message: String? = nil, hint: String? = nil) -> Rule {
+        Rule(.regex(pattern), message: message, hint: hint)
+    }
+    public static func matches(_ fieldID: String, message: String? = nil, hint: String? = nil) -> Rule {
+        Rule(.matches(fieldID), message: message, hint: hint)
+    }
     public static func custom(
         message: String? = nil,
         _ check: @escaping @Sendable (String) throws -> CustomValidator.Verdict
