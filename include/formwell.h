@@ -166,6 +166,55 @@ typedef enum fw_verdict {
 } fw_verdict;
 
 /**
+ * When a field's shown state (validity, messages, display, tint, hint) follows its value. Whatever
+ * the mode, fw_form_is_valid and fw_form_first_invalid judge the current values.
+ */
+typedef enum fw_mode {
+    /**
+     * Only as a field's mode (fw_field_set_mode): the field follows the form's mode, also when that
+     * changes later.
+     */
+    FW_MODE_FORM = -1,
+    /**
+     * The default: lenient while focused (an empty value is not an error, required is not checked),
+     * strict otherwise; shown on every change.
+     */
+    FW_MODE_TWO_STAGE = 0,
+    /** Strict on every change, focused or not (errors still surface once touched). */
+    FW_MODE_ON_CHANGE = 1,
+    /**
+     * The shown state is refreshed only by a blur (also when focus moves on), a touch, a touch-all, a
+     * validate, fw_field_set_error and fw_field_clear_error; nothing is shown before the first.
+     */
+    FW_MODE_ON_BLUR = 2,
+    /** As FW_MODE_ON_BLUR until the field is touched, then as FW_MODE_ON_CHANGE. */
+    FW_MODE_ON_TOUCHED = 3,
+    /**
+     * Nothing shown until the field takes part in a validate (whole form or one of its groups),
+     * then as FW_MODE_ON_CHANGE.
+     */
+    FW_MODE_ON_SUBMIT = 4,
+} fw_mode;
+
+/** Which failures a field reports (fw_form_set_error_mode). */
+typedef enum fw_error_mode {
+    /** The default: the first failing rule's message. */
+    FW_ERRORS_FIRST = 0,
+    /** Every failing rule's message, in rule order (the snapshot's errors); the message is the first. */
+    FW_ERRORS_ALL = 1,
+} fw_error_mode;
+
+/** The colour role of a field's input state (the snapshot's tint); a host maps roles to its palette. */
+typedef enum fw_tint {
+    /** Idle, or inactive and empty. */
+    FW_TINT_NEUTRAL = 0,
+    /** Focused and not invalid, or inactive and valid. */
+    FW_TINT_ACCENT = 1,
+    /** Invalid (focused or not). */
+    FW_TINT_ERROR = 2,
+} fw_tint;
+
+/**
  * The kind of one fw_rule given to fw_form_add_field_with_rules (the same rules as the
  * fw_field_add_* functions).
  */
@@ -226,15 +275,22 @@ typedef void (*fw_destroy_fn)(void *context);
  * same moment, even while other threads change the form.
  *
  * Growth rule: set `size` to sizeof(fw_snapshot) before the call. Later versions only append members
- * at the end; the library writes only the members that fit in `size` bytes, so a program built
- * against an older header keeps working. A `size` smaller than the first version's struct is
- * FW_ERR_INVALID_ARGUMENT.
+ * at the end; the library writes the members of the newest version that fits in `size` bytes and
+ * nothing past them, so a program built against an older header keeps working. A `size` smaller
+ * than the first version's struct is FW_ERR_INVALID_ARGUMENT.
  *
- * Texts: the message, the display message and the value are copied, each NUL-terminated and in this
- * order, into the caller's buffer, and `message`, `display_message` and `value` point into it. A text
- * that does not fit is not copied (its pointer is NULL) and the call returns FW_ERR_BUFFER_TOO_SMALL
- * with every other member filled; `text_size` is the buffer size that holds all three. With a NULL
- * buffer of size 0 no text is copied (all three pointers NULL) and the call succeeds.
+ * Versions: the first version ends with `value`; the second appends the members from `visited` to
+ * `errors` (flags, the effective mode, the tint, the revision, the error list, the label, the
+ * initial value and the accessibility hint). A caller whose `size` does not cover the second
+ * version's members gets the first version's members and texts only.
+ *
+ * Texts: the message, the display message and the value (first version), then the label, the
+ * initial value, the hint and the error list (second version) are copied, each NUL-terminated and in
+ * this order, into the caller's buffer, and the pointer members point into it. A text that does not
+ * fit is not copied (its pointer is NULL, and so are the pointers of the texts after it) and the call
+ * returns FW_ERR_BUFFER_TOO_SMALL with every other member filled; `text_size` is the buffer size that
+ * holds every text of the caller's version. With a NULL buffer of size 0 no text is copied (every
+ * pointer NULL) and the call succeeds.
  */
 typedef struct fw_snapshot {
     /** In: sizeof(fw_snapshot) as the caller was compiled with. */
@@ -267,12 +323,80 @@ typedef struct fw_snapshot {
     const char *display_message;
     /** The value, in the caller's buffer, or NULL when not copied. */
     const char *value;
+    /* Second version. */
+    /** Version 2. Has had focus (fw_field_focus) since it was added or the form was reset. */
+    bool visited;
+    /** Version 2. The value differs from the initial value, byte for byte (UTF-8). */
+    bool dirty;
+    /** Version 2. A set-value changed the value since the field last took part in a validate (whole form or one of its groups) or the form was reset. */
+    bool modified_since_submit;
+    /** Version 2. An error set with fw_field_set_error is in force (then failing_rule is -1). */
+    bool external_error;
+    /** Version 2. The floating label sits above the field: false only when idle with an empty value. */
+    bool label_raised;
+    /** Version 2. The field is drawn emphasized: it has focus. */
+    bool emphasized;
+    /** Version 2. The fw_mode the field is judged in: its own, else the form's (never FW_MODE_FORM). */
+    int32_t mode;
+    /** Version 2. An fw_tint: the colour role of the field's input state. */
+    int32_t tint;
+    /** Version 2. The form revision at which this field's state last changed (see fw_form_changed_since). */
+    uint64_t revision;
+    /** Version 2. The number of messages in `errors`: 0 unless the validity is FW_VALIDITY_INVALID; 1 in FW_ERRORS_FIRST; every failing rule's in FW_ERRORS_ALL. */
+    size_t error_count;
+    /** Version 2. Length in bytes of the label (the id when the field has no label). */
+    size_t label_length;
+    /** Version 2. Length in bytes of the initial value. */
+    size_t initial_length;
+    /** Version 2. Length in bytes of the accessibility hint. */
+    size_t hint_length;
+    /** Version 2. Bytes of the error list, its NULs included (error_count messages, each followed by a NUL); 0 when error_count is 0. */
+    size_t errors_size;
+    /** Version 2. The label, else the id, in the caller's buffer, or NULL when not copied. */
+    const char *label;
+    /** Version 2. The initial value (what fw_form_reset restores), in the caller's buffer, or NULL when not copied. */
+    const char *initial;
+    /** Version 2. The accessibility hint (a prompt to correct the field), "" unless the display is FW_DISPLAY_ERROR; in the caller's buffer, or NULL when not copied. */
+    const char *hint;
+    /**
+     * Version 2. The error list in the caller's buffer, or NULL when not copied: error_count
+     * NUL-terminated messages one after another (the first is `message`), errors_size bytes in all,
+     * then one more NUL (so an empty list reads as "" and the list ends at an empty string).
+     * The accessibility value of the field is `display_message` while the display is FW_DISPLAY_ERROR.
+     */
+    const char *errors;
 } fw_snapshot;
+
+/**
+ * The form's own state (fw_form_get_info), read in one call. Set `size` to sizeof(fw_form_info)
+ * before the call (the growth rule of fw_snapshot).
+ */
+typedef struct fw_form_info {
+    /** In: sizeof(fw_form_info) as the caller was compiled with. */
+    size_t size;
+    /** The number of fields. */
+    size_t field_count;
+    /** The number of dirty fields (value differs from the initial value). */
+    size_t dirty_count;
+    /** The form's revision: goes up with every event that changes anything observable (see fw_form_changed_since). */
+    uint64_t revision;
+    /** Whole-form validates (fw_form_validate, fw_form_validate_group with a NULL group) since creation or the last reset; group validates and batch checks do not count. */
+    int32_t submit_count;
+    /** The last whole-form validate answered false (cleared by a reset). */
+    bool submit_failed;
+    /** Some field is dirty. */
+    bool dirty;
+    /** The form's fw_mode (fields without their own follow it). */
+    int32_t mode;
+    /** The form's fw_error_mode. */
+    int32_t error_mode;
+} fw_form_info;
 
 /**
  * One rule for fw_form_add_field_with_rules. Set `size` to sizeof(fw_rule) in every element (the
  * same growth rule as fw_snapshot) and `kind` to an fw_rule_kind; the other members are read as the
- * kind needs them and ignored otherwise.
+ * kind needs them and ignored otherwise. The first version ends with `destroy`; the second appends
+ * `hint`, read only when `size` covers it.
  */
 typedef struct fw_rule {
     /** In: sizeof(fw_rule) as the caller was compiled with. */
@@ -289,6 +413,8 @@ typedef struct fw_rule {
     fw_validate_fn validate;
     void *context;
     fw_destroy_fn destroy;
+    /** Version 2. The accessibility hint shown while the field's display shows this rule's message; NULL for the kind's default hint. */
+    const char *hint;
 } fw_rule;
 
 /**
@@ -717,8 +843,10 @@ FW_API fw_status fw_field_value(fw_form *form, const char *field_id, char *buf, 
 
 /**
  * The hot path: look a field's index up once (fw_form_field_index), then name the field by index.
- * Fields are never removed, so an index stays valid for the form's life; an index at or past
- * fw_form_field_count is FW_ERR_INVALID_ARGUMENT. Each call behaves as its id-named counterpart.
+ * An index stays valid until a field before it (or the field itself) is removed with
+ * fw_form_remove_field, which moves every later field down by one: look indices up again after a
+ * removal. An index at or past fw_form_field_count is FW_ERR_INVALID_ARGUMENT. Each call behaves as
+ * its id-named counterpart.
  */
 
 /**
@@ -760,8 +888,9 @@ FW_API fw_status fw_field_touch_at(fw_form *form, size_t index);
  */
 
 /**
- * Fills *snapshot with the state of the field named field_id and copies its message, display
- * message and value into buf (buf_size bytes). FW_ERR_BUFFER_TOO_SMALL: every member is filled,
+ * Fills *snapshot with the state of the field named field_id and copies its texts (message, display
+ * message, value; with the second version's size also label, initial value, hint and error list)
+ * into buf (buf_size bytes). FW_ERR_BUFFER_TOO_SMALL: every member is filled,
  * snapshot->text_size tells the buffer size needed, and the texts that did not fit are NULL.
  * Returns: FW_OK; FW_ERR_BUFFER_TOO_SMALL (members filled, texts that did not fit NULL); FW_ERR_UNKNOWN_FIELD; FW_ERR_INVALID_ARGUMENT for a bad snapshot size; or a general error (see Conventions).
  */
@@ -797,6 +926,172 @@ FW_API fw_status fw_field_update_at(fw_form *form, size_t index, const char *val
  * Returns: FW_OK and *out_count set; FW_ERR_BUFFER_TOO_SMALL (too few snapshots: nothing filled; too small a buffer: texts that did not fit NULL); FW_ERR_INVALID_ARGUMENT for bad snapshot sizes; or a general error (see Conventions).
  */
 FW_API fw_status fw_form_snapshots(fw_form *form, fw_snapshot *snapshots, size_t capacity, size_t *out_count, char *buf, size_t buf_size, size_t *out_text_size);
+
+/* ---- Validation modes and the error mode ---- */
+
+/**
+ * Validation modes decide when a field's shown state (validity, messages, display, tint, hint)
+ * follows its value; see fw_mode. The error mode decides whether a field reports its first failing
+ * rule or every failing rule (fw_error_mode, the snapshot's `errors`). Whatever the modes,
+ * fw_form_is_valid and fw_form_first_invalid judge the current values.
+ */
+
+/**
+ * Sets the form's validation mode (an fw_mode other than FW_MODE_FORM; the default is
+ * FW_MODE_TWO_STAGE). Fields without a mode of their own show what the new mode shows from now on.
+ * Returns: FW_OK; FW_ERR_INVALID_ARGUMENT for a value that is not an fw_mode, or FW_MODE_FORM; or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_set_mode(fw_form *form, int32_t mode);
+
+/**
+ * Sets the validation mode of the field named field_id: an fw_mode, or FW_MODE_FORM to follow the
+ * form's mode (also when that changes later), which every field does at first.
+ * Returns: FW_OK; FW_ERR_UNKNOWN_FIELD; FW_ERR_INVALID_ARGUMENT for a value that is not an fw_mode; or a general error (see Conventions).
+ */
+FW_API fw_status fw_field_set_mode(fw_form *form, const char *field_id, int32_t mode);
+
+/**
+ * Sets the form's error mode (an fw_error_mode; the default is FW_ERRORS_FIRST) and re-runs every
+ * field's rules: in FW_ERRORS_ALL the rules after the first failure run too, and a snapshot's
+ * errors lists every failing rule's message in rule order.
+ * Returns: FW_OK; FW_ERR_INVALID_ARGUMENT for a value that is not an fw_error_mode; FW_ERR_CALLBACK when a custom validator fails (nothing changes); or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_set_error_mode(fw_form *form, int32_t error_mode);
+
+/* ---- Groups: validating part of a form ---- */
+
+/**
+ * Groups (the steps of a wizard, say): a field may belong to any number of named groups, and a
+ * group's validate, touch-all, validity and first invalid field concern only its fields (in
+ * registration order). A group no field belongs to is FW_ERR_INVALID_ARGUMENT ("no field belongs to
+ * group 'x'"), so a misspelt name never validates nothing and passes. group NULL: the whole form.
+ */
+
+/**
+ * Adds the field named field_id to the group (a non-empty name); nothing changes when it is already
+ * in it.
+ * Returns: FW_OK; FW_ERR_UNKNOWN_FIELD; FW_ERR_INVALID_ARGUMENT for an empty group name; or a general error (see Conventions).
+ */
+FW_API fw_status fw_field_add_group(fw_form *form, const char *field_id, const char *group);
+
+/**
+ * fw_form_validate for the group's fields only: touches them, applies the strict stage, and stores
+ * in *out_valid whether each of them is valid. A group's validate is not a submit: the form's
+ * submit_count and submit_failed (fw_form_get_info) stay; its fields count as having taken part in
+ * a validate (modified_since_submit cleared, FW_MODE_ON_SUBMIT shows their state). group NULL:
+ * exactly fw_form_validate.
+ * Returns: FW_OK and *out_valid set; FW_ERR_INVALID_ARGUMENT for a group no field belongs to; FW_ERR_CALLBACK when a custom validator fails (nothing changes); or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_validate_group(fw_form *form, const char *group, bool *out_valid);
+
+/**
+ * fw_form_touch_all for the group's fields only. group NULL: exactly fw_form_touch_all.
+ * Returns: FW_OK; FW_ERR_INVALID_ARGUMENT for a group no field belongs to; FW_ERR_CALLBACK when a custom validator fails (nothing changes); or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_touch_all_group(fw_form *form, const char *group);
+
+/**
+ * fw_form_is_valid for the group's fields only: stores in *out_valid whether each of them passes
+ * its strict rules on its current value (and has no external error). Runs no validator. group
+ * NULL: exactly fw_form_is_valid.
+ * Returns: FW_OK and *out_valid set; FW_ERR_INVALID_ARGUMENT for a group no field belongs to; or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_is_valid_group(fw_form *form, const char *group, bool *out_valid);
+
+/**
+ * fw_form_first_invalid among the group's fields: copies the id of the first of them, in
+ * registration order, that fails its strict rules into buf; "" (length 0) when they are all valid.
+ * Buffer style as fw_field_value. group NULL: exactly fw_form_first_invalid.
+ * Returns: FW_OK ("" when every field of the group is valid); FW_ERR_INVALID_ARGUMENT for a group no field belongs to; FW_ERR_BUFFER_TOO_SMALL; or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_first_invalid_group(fw_form *form, const char *group, char *buf, size_t buf_size, size_t *out_length);
+
+/* ---- External errors: errors set from outside the rules ---- */
+
+/**
+ * External errors are set from outside the rules (a server's "this e-mail is already registered"):
+ * the field's verdict is invalid with the given message, overriding its rules (also on an empty
+ * value), until a set-value changes its value (setting the same value again keeps the error),
+ * fw_field_clear_error, fw_form_clear_errors or a reset. They count for fw_form_is_valid and
+ * fw_form_first_invalid. The field's validity reads invalid with the message unless it is idle, its
+ * display shows the message once touched, its snapshot's failing_rule is -1, external_error is true
+ * and its hint "Correct this field".
+ */
+
+/**
+ * Sets an external error (message: non-empty) on the field named field_id, replacing any it had. A
+ * field already judged (touched, or not idle) is judged again in its stage as a blur would, without
+ * touching it: an optional empty field with an external error is inactive, not idle. Fields in
+ * FW_MODE_ON_BLUR or FW_MODE_ON_TOUCHED show the error at once.
+ * Returns: FW_OK; FW_ERR_UNKNOWN_FIELD; FW_ERR_INVALID_ARGUMENT for an empty message; or a general error (see Conventions).
+ */
+FW_API fw_status fw_field_set_error(fw_form *form, const char *field_id, const char *message);
+
+/**
+ * Removes the external error of the field named field_id, if it has one (else nothing changes).
+ * Returns: FW_OK; FW_ERR_UNKNOWN_FIELD; or a general error (see Conventions).
+ */
+FW_API fw_status fw_field_clear_error(fw_form *form, const char *field_id);
+
+/**
+ * Removes every field's external error.
+ * Returns: FW_OK; or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_clear_errors(fw_form *form);
+
+/* ---- Live changes, the form's state and change tracking ---- */
+
+/**
+ * Live changes (removing a field, a reset to new initial values) and change tracking. The form
+ * keeps a revision that goes up with every event that changes anything observable (a field's state,
+ * or the form's submit count, submit-failed flag or modes); each field records the revision at
+ * which its state last changed (the snapshot's `revision`). A view redraws only what changed: read
+ * fw_form_info.revision, let events happen, then ask fw_form_changed_since for that revision.
+ */
+
+/**
+ * Removes the field named field_id. Refused while another field's matches rule names it (remove
+ * that field first). Every later field's index moves down by one (look indices up again); if the
+ * field had focus, no field has.
+ * Returns: FW_OK; FW_ERR_UNKNOWN_FIELD; FW_ERR_INVALID_ARGUMENT when a matches rule names the field (nothing changes); or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_remove_field(fw_form *form, const char *field_id);
+
+/**
+ * Makes values[i] the initial value of the field named field_ids[i] (for i below count), then
+ * resets the form as fw_form_reset does: every value back to its (new) initial value; every field
+ * idle, untouched, not visited, unfocused, without external error; the submit count 0. With count
+ * 0 (field_ids and values may then be NULL) it is fw_form_reset. All or nothing: an unknown id, a
+ * NULL element or an id named twice changes nothing.
+ * Returns: FW_OK; FW_ERR_UNKNOWN_FIELD; FW_ERR_INVALID_ARGUMENT for an id named twice; FW_ERR_CALLBACK when a custom validator fails (nothing changes); or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_reset_values(fw_form *form, const char * const *field_ids, const char * const *values, size_t count);
+
+/**
+ * Fills *out_info with the form's own state (see fw_form_info): set out_info->size to
+ * sizeof(fw_form_info) first.
+ * Returns: FW_OK and *out_info filled; FW_ERR_INVALID_ARGUMENT for a bad size; or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_get_info(fw_form *form, fw_form_info *out_info);
+
+/**
+ * Stores in out_indices[0 ...] the indices (registration order) of the fields whose observable
+ * state changed after revision (a value read from fw_form_info.revision or a snapshot's revision);
+ * adding a field counts as a change of it. *out_count receives how many there are; when that
+ * exceeds capacity nothing is stored and the call returns FW_ERR_BUFFER_TOO_SMALL. out_indices may
+ * be NULL when capacity is 0 (a count query).
+ * Returns: FW_OK and *out_count set; FW_ERR_BUFFER_TOO_SMALL (*out_count set, nothing stored); or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_changed_since(fw_form *form, uint64_t revision, size_t *out_indices, size_t capacity, size_t *out_count);
+
+/**
+ * Copies what a screen reader should announce after a failed submit into buf: when the last
+ * whole-form validate answered false, the fields that fail their strict rules now, by label (the id
+ * when a field has none): "1 field needs attention: Email", "2 fields need attention: Email,
+ * Password"; "" otherwise. Buffer style as fw_field_value.
+ * Returns: FW_OK; FW_ERR_BUFFER_TOO_SMALL; or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_announcement(fw_form *form, char *buf, size_t buf_size, size_t *out_length);
 
 /* ---- Batches: many records checked as submits in one call ---- */
 

@@ -9,6 +9,9 @@ typedef enum fw_phase { FW_PHASE_IDLE = 0, FW_PHASE_FOCUSED = 1, FW_PHASE_INACTI
 typedef enum fw_validity { FW_VALIDITY_EMPTY = 0, FW_VALIDITY_VALID = 1, FW_VALIDITY_INVALID = 2 } fw_validity;
 typedef enum fw_display { FW_DISPLAY_NONE = 0, FW_DISPLAY_VALID = 1, FW_DISPLAY_ERROR = 2 } fw_display;
 typedef enum fw_verdict { FW_VERDICT_VALID = 0, FW_VERDICT_INVALID = 1, FW_VERDICT_ERROR = 2 } fw_verdict;
+typedef enum fw_mode { FW_MODE_FORM = -1, FW_MODE_TWO_STAGE = 0, FW_MODE_ON_CHANGE = 1, FW_MODE_ON_BLUR = 2, FW_MODE_ON_TOUCHED = 3, FW_MODE_ON_SUBMIT = 4 } fw_mode;
+typedef enum fw_error_mode { FW_ERRORS_FIRST = 0, FW_ERRORS_ALL = 1 } fw_error_mode;
+typedef enum fw_tint { FW_TINT_NEUTRAL = 0, FW_TINT_ACCENT = 1, FW_TINT_ERROR = 2 } fw_tint;
 typedef enum fw_rule_kind { FW_RULE_REQUIRED = 0, FW_RULE_EMAIL = 1, FW_RULE_PHONE = 2, FW_RULE_MIN_LENGTH = 3, FW_RULE_MAX_LENGTH = 4, FW_RULE_REGEX = 5, FW_RULE_MATCHES = 6, FW_RULE_CUSTOM = 7 } fw_rule_kind;
 typedef enum fw_cell_flag { FW_CELL_LIMIT_EXCEEDED = 1, FW_CELL_OWN_MESSAGE = 2 } fw_cell_flag;
 typedef int32_t (*fw_validate_fn)(void *context, const char *value, size_t value_length,
@@ -30,7 +33,36 @@ typedef struct fw_snapshot {
     const char *message;
     const char *display_message;
     const char *value;
+    bool visited;
+    bool dirty;
+    bool modified_since_submit;
+    bool external_error;
+    bool label_raised;
+    bool emphasized;
+    int32_t mode;
+    int32_t tint;
+    uint64_t revision;
+    size_t error_count;
+    size_t label_length;
+    size_t initial_length;
+    size_t hint_length;
+    size_t errors_size;
+    const char *label;
+    const char *initial;
+    const char *hint;
+    const char *errors;
 } fw_snapshot;
+typedef struct fw_form_info {
+    size_t size;
+    size_t field_count;
+    size_t dirty_count;
+    uint64_t revision;
+    int32_t submit_count;
+    bool submit_failed;
+    bool dirty;
+    int32_t mode;
+    int32_t error_mode;
+} fw_form_info;
 typedef struct fw_rule {
     size_t size;
     int32_t kind;
@@ -40,6 +72,7 @@ typedef struct fw_rule {
     fw_validate_fn validate;
     void *context;
     fw_destroy_fn destroy;
+    const char *hint;
 } fw_rule;
 typedef struct fw_column {
     size_t size;
@@ -129,6 +162,22 @@ fw_status fw_field_snapshot_at(fw_form *form, size_t index, fw_snapshot *snapsho
 fw_status fw_field_update(fw_form *form, const char *field_id, const char *value, fw_snapshot *snapshot, char *buf, size_t buf_size);
 fw_status fw_field_update_at(fw_form *form, size_t index, const char *value, fw_snapshot *snapshot, char *buf, size_t buf_size);
 fw_status fw_form_snapshots(fw_form *form, fw_snapshot *snapshots, size_t capacity, size_t *out_count, char *buf, size_t buf_size, size_t *out_text_size);
+fw_status fw_form_set_mode(fw_form *form, int32_t mode);
+fw_status fw_field_set_mode(fw_form *form, const char *field_id, int32_t mode);
+fw_status fw_form_set_error_mode(fw_form *form, int32_t error_mode);
+fw_status fw_field_add_group(fw_form *form, const char *field_id, const char *group);
+fw_status fw_form_validate_group(fw_form *form, const char *group, bool *out_valid);
+fw_status fw_form_touch_all_group(fw_form *form, const char *group);
+fw_status fw_form_is_valid_group(fw_form *form, const char *group, bool *out_valid);
+fw_status fw_form_first_invalid_group(fw_form *form, const char *group, char *buf, size_t buf_size, size_t *out_length);
+fw_status fw_field_set_error(fw_form *form, const char *field_id, const char *message);
+fw_status fw_field_clear_error(fw_form *form, const char *field_id);
+fw_status fw_form_clear_errors(fw_form *form);
+fw_status fw_form_remove_field(fw_form *form, const char *field_id);
+fw_status fw_form_reset_values(fw_form *form, const char * const *field_ids, const char * const *values, size_t count);
+fw_status fw_form_get_info(fw_form *form, fw_form_info *out_info);
+fw_status fw_form_changed_since(fw_form *form, uint64_t revision, size_t *out_indices, size_t capacity, size_t *out_count);
+fw_status fw_form_announcement(fw_form *form, char *buf, size_t buf_size, size_t *out_length);
 fw_status fw_form_check_batch(fw_form *form, const fw_column *columns, size_t column_count, size_t record_count, int32_t threads, uint8_t *out_valid, int32_t *out_failing_rules, uint8_t *out_cell_flags, size_t *out_invalid_count);
 fw_status fw_form_batch_message(fw_form *form, const fw_column *columns, size_t column_count, size_t record_count, size_t record, size_t field_index, char *buf, size_t buf_size, size_t *out_length);
 fw_status fw_form_rule_message(fw_form *form, size_t field_index, size_t rule_index, char *buf, size_t buf_size, size_t *out_length);

@@ -34,6 +34,10 @@ SECTIONS = [
     ("FieldFunctions.swift", "Field events and queries"),
     ("IndexedFieldFunctions.swift", "Fields by index (the hot path)"),
     ("SnapshotFunctions.swift", "Snapshots: a field's whole state in one call"),
+    ("ModeFunctions.swift", "Validation modes and the error mode"),
+    ("GroupFunctions.swift", "Groups: validating part of a form"),
+    ("ExternalErrorFunctions.swift", "External errors: errors set from outside the rules"),
+    ("ChangeFunctions.swift", "Live changes, the form's state and change tracking"),
     ("BatchFunctions.swift", "Batches: many records checked as submits in one call"),
     ("ArrowFunctions.swift", "Arrow: record batches through the Arrow C Data Interface"),
 ]

@@ -31,15 +31,22 @@ typedef void (*fw_destroy_fn)(void *context);
  * same moment, even while other threads change the form.
  *
  * Growth rule: set `size` to sizeof(fw_snapshot) before the call. Later versions only append members
- * at the end; the library writes only the members that fit in `size` bytes, so a program built
- * against an older header keeps working. A `size` smaller than the first version's struct is
- * FW_ERR_INVALID_ARGUMENT.
+ * at the end; the library writes the members of the newest version that fits in `size` bytes and
+ * nothing past them, so a program built against an older header keeps working. A `size` smaller
+ * than the first version's struct is FW_ERR_INVALID_ARGUMENT.
  *
- * Texts: the message, the display message and the value are copied, each NUL-terminated and in this
- * order, into the caller's buffer, and `message`, `display_message` and `value` point into it. A text
- * that does not fit is not copied (its pointer is NULL) and the call returns FW_ERR_BUFFER_TOO_SMALL
- * with every other member filled; `text_size` is the buffer size that holds all three. With a NULL
- * buffer of size 0 no text is copied (all three pointers NULL) and the call succeeds.
+ * Versions: the first version ends with `value`; the second appends the members from `visited` to
+ * `errors` (flags, the effective mode, the tint, the revision, the error list, the label, the
+ * initial value and the accessibility hint). A caller whose `size` does not cover the second
+ * version's members gets the first version's members and texts only.
+ *
+ * Texts: the message, the display message and the value (first version), then the label, the
+ * initial value, the hint and the error list (second version) are copied, each NUL-terminated and in
+ * this order, into the caller's buffer, and the pointer members point into it. A text that does not
+ * fit is not copied (its pointer is NULL, and so are the pointers of the texts after it) and the call
+ * returns FW_ERR_BUFFER_TOO_SMALL with every other member filled; `text_size` is the buffer size that
+ * holds every text of the caller's version. With a NULL buffer of size 0 no text is copied (every
+ * pointer NULL) and the call succeeds.
  */
 typedef struct fw_snapshot {
     /** In: sizeof(fw_snapshot) as the caller was compiled with. */
@@ -72,12 +79,80 @@ typedef struct fw_snapshot {
     const char *display_message;
     /** The value, in the caller's buffer, or NULL when not copied. */
     const char *value;
+    /* Second version. */
+    /** Version 2. Has had focus (fw_field_focus) since it was added or the form was reset. */
+    bool visited;
+    /** Version 2. The value differs from the initial value, byte for byte (UTF-8). */
+    bool dirty;
+    /** Version 2. A set-value changed the value since the field last took part in a validate (whole form or one of its groups) or the form was reset. */
+    bool modified_since_submit;
+    /** Version 2. An error set with fw_field_set_error is in force (then failing_rule is -1). */
+    bool external_error;
+    /** Version 2. The floating label sits above the field: false only when idle with an empty value. */
+    bool label_raised;
+    /** Version 2. The field is drawn emphasized: it has focus. */
+    bool emphasized;
+    /** Version 2. The fw_mode the field is judged in: its own, else the form's (never FW_MODE_FORM). */
+    int32_t mode;
+    /** Version 2. An fw_tint: the colour role of the field's input state. */
+    int32_t tint;
+    /** Version 2. The form revision at which this field's state last changed (see fw_form_changed_since). */
+    uint64_t revision;
+    /** Version 2. The number of messages in `errors`: 0 unless the validity is FW_VALIDITY_INVALID; 1 in FW_ERRORS_FIRST; every failing rule's in FW_ERRORS_ALL. */
+    size_t error_count;
+    /** Version 2. Length in bytes of the label (the id when the field has no label). */
+    size_t label_length;
+    /** Version 2. Length in bytes of the initial value. */
+    size_t initial_length;
+    /** Version 2. Length in bytes of the accessibility hint. */
+    size_t hint_length;
+    /** Version 2. Bytes of the error list, its NULs included (error_count messages, each followed by a NUL); 0 when error_count is 0. */
+    size_t errors_size;
+    /** Version 2. The label, else the id, in the caller's buffer, or NULL when not copied. */
+    const char *label;
+    /** Version 2. The initial value (what fw_form_reset restores), in the caller's buffer, or NULL when not copied. */
+    const char *initial;
+    /** Version 2. The accessibility hint (a prompt to correct the field), "" unless the display is FW_DISPLAY_ERROR; in the caller's buffer, or NULL when not copied. */
+    const char *hint;
+    /**
+     * Version 2. The error list in the caller's buffer, or NULL when not copied: error_count
+     * NUL-terminated messages one after another (the first is `message`), errors_size bytes in all,
+     * then one more NUL (so an empty list reads as "" and the list ends at an empty string).
+     * The accessibility value of the field is `display_message` while the display is FW_DISPLAY_ERROR.
+     */
+    const char *errors;
 } fw_snapshot;
+
+/**
+ * The form's own state (fw_form_get_info), read in one call. Set `size` to sizeof(fw_form_info)
+ * before the call (the growth rule of fw_snapshot).
+ */
+typedef struct fw_form_info {
+    /** In: sizeof(fw_form_info) as the caller was compiled with. */
+    size_t size;
+    /** The number of fields. */
+    size_t field_count;
+    /** The number of dirty fields (value differs from the initial value). */
+    size_t dirty_count;
+    /** The form's revision: goes up with every event that changes anything observable (see fw_form_changed_since). */
+    uint64_t revision;
+    /** Whole-form validates (fw_form_validate, fw_form_validate_group with a NULL group) since creation or the last reset; group validates and batch checks do not count. */
+    int32_t submit_count;
+    /** The last whole-form validate answered false (cleared by a reset). */
+    bool submit_failed;
+    /** Some field is dirty. */
+    bool dirty;
+    /** The form's fw_mode (fields without their own follow it). */
+    int32_t mode;
+    /** The form's fw_error_mode. */
+    int32_t error_mode;
+} fw_form_info;
 
 /**
  * One rule for fw_form_add_field_with_rules. Set `size` to sizeof(fw_rule) in every element (the
  * same growth rule as fw_snapshot) and `kind` to an fw_rule_kind; the other members are read as the
- * kind needs them and ignored otherwise.
+ * kind needs them and ignored otherwise. The first version ends with `destroy`; the second appends
+ * `hint`, read only when `size` covers it.
  */
 typedef struct fw_rule {
     /** In: sizeof(fw_rule) as the caller was compiled with. */
@@ -94,6 +169,8 @@ typedef struct fw_rule {
     fw_validate_fn validate;
     void *context;
     fw_destroy_fn destroy;
+    /** Version 2. The accessibility hint shown while the field's display shows this rule's message; NULL for the kind's default hint. */
+    const char *hint;
 } fw_rule;
 
 /**

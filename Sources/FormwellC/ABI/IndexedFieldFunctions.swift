@@ -1,8 +1,10 @@
 import Formwell
 
 // The hot path: look a field's index up once (fw_form_field_index), then name the field by index.
-// Fields are never removed, so an index stays valid for the form's life; an index at or past
-// fw_form_field_count is FW_ERR_INVALID_ARGUMENT. Each call behaves as its id-named counterpart.
+// An index stays valid until a field before it (or the field itself) is removed with
+// fw_form_remove_field, which moves every later field down by one: look indices up again after a
+// removal. An index at or past fw_form_field_count is FW_ERR_INVALID_ARGUMENT. Each call behaves as
+// its id-named counterpart.
 
 /// Stores in *out_index the index (registration order, from 0) of the field named field_id.
 /// Returns: FW_OK and *out_index set; FW_ERR_UNKNOWN_FIELD; or a general error (see Conventions).

@@ -5,8 +5,9 @@ import Formwell
 // set snapshot.size = sizeof(fw_snapshot), pass a text buffer (or NULL and 0 for no texts).
 // Failures other than FW_ERR_BUFFER_TOO_SMALL leave the snapshot's members unspecified.
 
-/// Fills *snapshot with the state of the field named field_id and copies its message, display
-/// message and value into buf (buf_size bytes). FW_ERR_BUFFER_TOO_SMALL: every member is filled,
+/// Fills *snapshot with the state of the field named field_id and copies its texts (message, display
+/// message, value; with the second version's size also label, initial value, hint and error list)
+/// into buf (buf_size bytes). FW_ERR_BUFFER_TOO_SMALL: every member is filled,
 /// snapshot->text_size tells the buffer size needed, and the texts that did not fit are NULL.
 /// Returns: FW_OK; FW_ERR_BUFFER_TOO_SMALL (members filled, texts that did not fit NULL); FW_ERR_UNKNOWN_FIELD; FW_ERR_INVALID_ARGUMENT for a bad snapshot size; or a general error (see Conventions).
 @c public func fw_field_snapshot(
@@ -85,7 +86,9 @@ import Formwell
             }
             for index in 0..<count {
                 let out = (base + index * stride).assumingMemoryBound(to: fw_snapshot.self)
-                try engine { () throws(FormError) in try SnapshotWriter.write(form, index: index, to: out, texts: &texts) }
+                try engine { () throws(FormError) in
+                    try SnapshotWriter.write(form, index: index, to: out, size: stride, texts: &texts)
+                }
             }
         }
         out_text_size?.pointee = UInt(texts.needed)
@@ -99,12 +102,12 @@ private func snapshotOne(
     _ form: OpaquePointer?, _ snapshot: UnsafeMutablePointer<fw_snapshot>?, _ buf: UnsafeMutablePointer<CChar>?,
     _ buf_size: UInt, id: ValidUTF8?, index: Int
 ) throws(ABIFailure) {
-    _ = try SnapshotWriter.declaredSize(snapshot)
+    let size = try SnapshotWriter.declaredSize(snapshot)
     guard let snapshot else { return }
     var texts = try SnapshotWriter.TextBuffer(buf, buf_size)
     try withField(form, id: id, index: index) { (form: UnsafeMutablePointer<Form>, position: Int) throws(ABIFailure) in
         try engine { () throws(FormError) in
-            try SnapshotWriter.write(form, index: position, to: snapshot, texts: &texts)
+            try SnapshotWriter.write(form, index: position, to: snapshot, size: size, texts: &texts)
         }
     }
     if texts.overflowed {
@@ -118,13 +121,13 @@ private func update(
     _ snapshot: UnsafeMutablePointer<fw_snapshot>?, _ buf: UnsafeMutablePointer<CChar>?, _ buf_size: UInt
 ) throws(ABIFailure) {
     let text = try CStringInput.utf8(value, "value")
-    _ = try SnapshotWriter.declaredSize(snapshot)
+    let size = try SnapshotWriter.declaredSize(snapshot)
     guard let snapshot else { return }
     var texts = try SnapshotWriter.TextBuffer(buf, buf_size)
     try withField(form, id: id, index: index) { (form: UnsafeMutablePointer<Form>, position: Int) throws(ABIFailure) in
         try engine { () throws(FormError) in
             try form.pointee.setValue(text, at: position)
-            try SnapshotWriter.write(form, index: position, to: snapshot, texts: &texts)
+            try SnapshotWriter.write(form, index: position, to: snapshot, size: size, texts: &texts)
         }
     }
     if texts.overflowed {

@@ -40,6 +40,45 @@ import Formwell
     case FW_VERDICT_ERROR = 2
 }
 
+/// When a field's shown state (validity, messages, display, tint, hint) follows its value. Whatever
+/// the mode, fw_form_is_valid and fw_form_first_invalid judge the current values.
+@c public enum fw_mode: Int32, Sendable {
+    /// Only as a field's mode (fw_field_set_mode): the field follows the form's mode, also when that
+    /// changes later.
+    case FW_MODE_FORM = -1
+    /// The default: lenient while focused (an empty value is not an error, required is not checked),
+    /// strict otherwise; shown on every change.
+    case FW_MODE_TWO_STAGE = 0
+    /// Strict on every change, focused or not (errors still surface once touched).
+    case FW_MODE_ON_CHANGE = 1
+    /// The shown state is refreshed only by a blur (also when focus moves on), a touch, a touch-all, a
+    /// validate, fw_field_set_error and fw_field_clear_error; nothing is shown before the first.
+    case FW_MODE_ON_BLUR = 2
+    /// As FW_MODE_ON_BLUR until the field is touched, then as FW_MODE_ON_CHANGE.
+    case FW_MODE_ON_TOUCHED = 3
+    /// Nothing shown until the field takes part in a validate (whole form or one of its groups),
+    /// then as FW_MODE_ON_CHANGE.
+    case FW_MODE_ON_SUBMIT = 4
+}
+
+/// Which failures a field reports (fw_form_set_error_mode).
+@c public enum fw_error_mode: Int32, Sendable {
+    /// The default: the first failing rule's message.
+    case FW_ERRORS_FIRST = 0
+    /// Every failing rule's message, in rule order (the snapshot's `errors`); the message is the first.
+    case FW_ERRORS_ALL = 1
+}
+
+/// The colour role of a field's input state (the snapshot's `tint`); a host maps roles to its palette.
+@c public enum fw_tint: Int32, Sendable {
+    /// Idle, or inactive and empty.
+    case FW_TINT_NEUTRAL = 0
+    /// Focused and not invalid, or inactive and valid.
+    case FW_TINT_ACCENT = 1
+    /// Invalid (focused or not).
+    case FW_TINT_ERROR = 2
+}
+
 extension fw_phase {
     init(_ phase: Phase) {
         switch phase {
@@ -86,6 +125,56 @@ extension fw_display {
         case .none: self = .FW_DISPLAY_NONE
         case .valid: self = .FW_DISPLAY_VALID
         case .error: self = .FW_DISPLAY_ERROR
+        }
+    }
+}
+
+extension fw_mode {
+    init(_ mode: ValidationMode) {
+        switch mode {
+        case .twoStage: self = .FW_MODE_TWO_STAGE
+        case .onChange: self = .FW_MODE_ON_CHANGE
+        case .onBlur: self = .FW_MODE_ON_BLUR
+        case .onTouched: self = .FW_MODE_ON_TOUCHED
+        case .onSubmit: self = .FW_MODE_ON_SUBMIT
+        }
+    }
+
+    /// The engine's mode; nil for FW_MODE_FORM.
+    var validationMode: ValidationMode? {
+        switch self {
+        case .FW_MODE_FORM: return nil
+        case .FW_MODE_TWO_STAGE: return .twoStage
+        case .FW_MODE_ON_CHANGE: return .onChange
+        case .FW_MODE_ON_BLUR: return .onBlur
+        case .FW_MODE_ON_TOUCHED: return .onTouched
+        case .FW_MODE_ON_SUBMIT: return .onSubmit
+        }
+    }
+}
+
+extension fw_error_mode {
+    init(_ mode: ErrorMode) {
+        switch mode {
+        case .first: self = .FW_ERRORS_FIRST
+        case .all: self = .FW_ERRORS_ALL
+        }
+    }
+
+    var errorMode: ErrorMode {
+        switch self {
+        case .FW_ERRORS_FIRST: return .first
+        case .FW_ERRORS_ALL: return .all
+        }
+    }
+}
+
+extension fw_tint {
+    init(_ tint: Tint) {
+        switch tint {
+        case .neutral: self = .FW_TINT_NEUTRAL
+        case .accent: self = .FW_TINT_ACCENT
+        case .error: self = .FW_TINT_ERROR
         }
     }
 }

@@ -43,6 +43,18 @@ func withNamedField<T>(
     }
 }
 
+/// `withFormPointer` for a call that may change field indices (removing a field): the slot's
+/// cache of the last id named is forgotten before the lock is released, whether `body` succeeded or
+/// not, so no later call reads an index the change made stale.
+func withFormChangingIndices<T>(
+    _ handle: OpaquePointer?, _ body: (UnsafeMutablePointer<Form>) throws(ABIFailure) -> T
+) throws(ABIFailure) -> T {
+    try withLockedSlot(handle) { (slot, form) throws(ABIFailure) -> T in
+        defer { slot.pointee.guarded.pointee.forgetNames() }
+        return try body(form)
+    }
+}
+
 /// The slot and form of a live handle, locked for `body` and recorded as held by this thread.
 private func withLockedSlot<T>(
     _ handle: OpaquePointer?, _ body: (UnsafeMutablePointer<FormSlot>, UnsafeMutablePointer<Form>) throws(ABIFailure) -> T

@@ -44,8 +44,15 @@ struct SlotContents {
     var form: UnsafeMutablePointer<Form>?
     /// The bytes of the field id last named in a call on this form, and that field's index: a C
     /// caller names the same field call after call, and equal bytes are the same id, so the id
-    /// needs no String and no hashing then. Fields are never removed, so the index stays right.
+    /// needs no String and no hashing then. Adding fields leaves indices as they are; removing one
+    /// (fw_form_remove_field) shifts the later ones, so it forgets the cache (`forgetNames`).
     /// Emptied with the form.
     var cachedID: [UInt8] = []
     var cachedIndex = -1
+
+    /// Forgets the cached id and index: the next named call looks its id up again.
+    mutating func forgetNames() {
+        cachedID.removeAll(keepingCapacity: true)
+        cachedIndex = -1
+    }
 }

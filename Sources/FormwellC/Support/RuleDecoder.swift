@@ -9,6 +9,13 @@ enum RuleDecoder {
         var validators: [CValidator] = []
     }
 
+    /// The first version's struct (up to `destroy`): the smallest `size` a caller may declare.
+    static let minimumSize = MemoryLayout<fw_rule>.offset(of: \.hint) ?? MemoryLayout<fw_rule>.size
+
+    /// The second version's struct (up to `hint`): a size at least this has its `hint` read.
+    static let secondVersionSize = (MemoryLayout<fw_rule>.offset(of: \.hint) ?? MemoryLayout<fw_rule>.size)
+        + MemoryLayout<UnsafePointer<CChar>?>.size
+
     static func decode(_ rules: UnsafePointer<fw_rule>?, count: UInt) throws(ABIFailure) -> Decoded {
         var decoded = Decoded()
         guard count > 0 else { return decoded }
@@ -17,38 +24,43 @@ enum RuleDecoder {
             throw ABIFailure(.FW_ERR_INVALID_ARGUMENT, "rules is not aligned for an fw_rule")
         }
         guard count <= 65_536 else { throw ABIFailure(.FW_ERR_INVALID_ARGUMENT, "rule_count \(count) is above 65536") }
-        let expected = MemoryLayout<fw_rule>.size
+        let expected = minimumSize
         let stride = rules.pointee.size
         guard stride >= expected, stride <= 65_536, stride % MemoryLayout<fw_rule>.alignment == 0 else {
-            throw ABIFailure(.FW_ERR_INVALID_ARGUMENT, "rules[0].size \(stride) is not sizeof(fw_rule) (\(expected))")
+            throw ABIFailure(.FW_ERR_INVALID_ARGUMENT,
+                             "rules[0].size \(stride) is not sizeof(fw_rule) (\(expected) or more, a multiple of \(MemoryLayout<fw_rule>.alignment))")
         }
+        let readsHint = stride >= secondVersionSize
         let base = UnsafeRawPointer(rules)
         for index in 0..<Int(count) {
-            let rule = (base + index * stride).assumingMemoryBound(to: fw_rule.self).pointee
-            guard rule.size == stride else {
+            // Member by member through the pointer: a copy of the whole struct would read past an
+            // element of the first version's size.
+            let rule = (base + index * stride).assumingMemoryBound(to: fw_rule.self)
+            guard rule.pointee.size == stride else {
                 throw ABIFailure(.FW_ERR_INVALID_ARGUMENT, "rules[\(index)].size differs from rules[0].size (\(stride))")
             }
-            let message = try CStringInput.optional(rule.message, "rules[\(index)].message")
+            let message = try CStringInput.optional(rule.pointee.message, "rules[\(index)].message")
+            let hint = readsHint ? try CStringInput.optional(rule.pointee.hint, "rules[\(index)].hint") : nil
             let kind: Rule.Kind
-            switch fw_rule_kind(rawValue: rule.kind) {
+            switch fw_rule_kind(rawValue: rule.pointee.kind) {
             case .FW_RULE_REQUIRED: kind = .required
             case .FW_RULE_EMAIL: kind = .email
             case .FW_RULE_PHONE: kind = .phone
-            case .FW_RULE_MIN_LENGTH: kind = .minLength(Int(rule.length))
-            case .FW_RULE_MAX_LENGTH: kind = .maxLength(Int(rule.length))
-            case .FW_RULE_REGEX: kind = .regex(try CStringInput.required(rule.text, "rules[\(index)].text"))
-            case .FW_RULE_MATCHES: kind = .matches(try CStringInput.required(rule.text, "rules[\(index)].text"))
+            case .FW_RULE_MIN_LENGTH: kind = .minLength(Int(rule.pointee.length))
+            case .FW_RULE_MAX_LENGTH: kind = .maxLength(Int(rule.pointee.length))
+            case .FW_RULE_REGEX: kind = .regex(try CStringInput.required(rule.pointee.text, "rules[\(index)].text"))
+            case .FW_RULE_MATCHES: kind = .matches(try CStringInput.required(rule.pointee.text, "rules[\(index)].text"))
             case .FW_RULE_CUSTOM:
-                guard let validate = rule.validate else {
+                guard let validate = rule.pointee.validate else {
                     throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "rules[\(index)].validate is NULL")
                 }
-                let validator = CValidator(validate: validate, context: rule.context, destroy: rule.destroy)
+                let validator = CValidator(validate: validate, context: rule.pointee.context, destroy: rule.pointee.destroy)
                 decoded.validators.append(validator)
                 kind = .custom(CustomValidator { value in try validator.check(value) })
             case nil:
-                throw ABIFailure(.FW_ERR_INVALID_ARGUMENT, "rules[\(index)].kind \(rule.kind) is not an fw_rule_kind")
+                throw ABIFailure(.FW_ERR_INVALID_ARGUMENT, "rules[\(index)].kind \(rule.pointee.kind) is not an fw_rule_kind")
             }
-            decoded.rules.append(Rule(kind, message: message))
+            decoded.rules.append(Rule(kind, message: message, hint: hint))
         }
         return decoded
     }

@@ -9,8 +9,13 @@ import Formwell
 /// Fills caller-owned fw_snapshot structs and copies their texts into the caller's buffer.
 /// Runs under the form's lock, so the struct and the texts always describe the same moment.
 enum SnapshotWriter {
-    /// The first version's struct: the smallest `size` a caller may declare.
-    static let minimumSize = MemoryLayout<fw_snapshot>.size
+    /// The first version's struct (up to `value`): the smallest `size` a caller may declare.
+    static let minimumSize = MemoryLayout<fw_snapshot>.offset(of: \.visited) ?? MemoryLayout<fw_snapshot>.size
+
+    /// The second version's struct (up to `errors`): a declared size at least this gets the second
+    /// version's members and texts.
+    static let secondVersionSize = (MemoryLayout<fw_snapshot>.offset(of: \.errors) ?? MemoryLayout<fw_snapshot>.size)
+        + MemoryLayout<UnsafePointer<CChar>?>.size
 
     /// The size the caller declared in `snapshot.size`, checked.
     static func declaredSize(_ snapshot: UnsafeMutablePointer<fw_snapshot>?) throws(ABIFailure) -> Int {
@@ -62,16 +67,65 @@ enum SnapshotWriter {
             used &+= count &+ 1
             return UnsafePointer(start)
         }
+
+        /// Copies a list of texts as one block: `first` and then the first `count - 1` of `more`
+        /// (none when `count` is 0), each followed by a NUL, then one more NUL, if the block fits
+        /// (and nothing before it overflowed). Answers where it went, or nil, and the size of the
+        /// list without its final NUL.
+        mutating func appendList(
+            _ first: UnsafeBufferPointer<UInt8>, _ more: [String], count: Int
+        ) -> (UnsafePointer<CChar>?, Int) {
+            let extra = count > 0 ? min(count &- 1, more.count) : 0
+            var size = count > 0 ? first.count &+ 1 : 0
+            for index in 0..<extra { size &+= more[index].utf8.count &+ 1 }
+            needed &+= size &+ 1
+            guard let base, !overflowed, size < capacity &- used else {
+                if base != nil { overflowed = true }
+                return (nil, size)
+            }
+            let start = base + used
+            var at = 0
+            if count > 0 {
+                at = SnapshotWriter.copy(first, to: start)
+                for index in 0..<extra { at = SnapshotWriter.copy(more[index], to: start + at) &+ at }
+            }
+            start[at] = 0
+            used &+= size &+ 1
+            return (UnsafePointer(start), size)
+        }
+    }
+
+    /// Copies `bytes` and a NUL to `destination`; answers the bytes written.
+    @inline(__always)
+    static func copy(_ bytes: UnsafeBufferPointer<UInt8>, to destination: UnsafeMutablePointer<CChar>) -> Int {
+        if bytes.count > 0, let source = bytes.baseAddress { memcpy(destination, source, bytes.count) }
+        destination[bytes.count] = 0
+        return bytes.count &+ 1
+    }
+
+    /// Copies the UTF-8 of `text` and a NUL to `destination` (in place for a native string);
+    /// answers the bytes written.
+    static func copy(_ text: String, to destination: UnsafeMutablePointer<CChar>) -> Int {
+        if let written = text.utf8.withContiguousStorageIfAvailable({ copy($0, to: destination) }) { return written }
+        var count = 0
+        for byte in text.utf8 {
+            destination[count] = CChar(bitPattern: byte)
+            count &+= 1
+        }
+        destination[count] = 0
+        return count &+ 1
     }
 
     /// Writes the state of the field at `index` into `out` (keeping the caller's `size`) and its
-    /// texts into `texts`.
+    /// texts into `texts`: the first version's members and texts, and the second's when `size`
+    /// (the caller's declared size) covers them. Nothing past the caller's version is written.
     static func write(_ form: UnsafeMutablePointer<Form>, index: Int, to out: UnsafeMutablePointer<fw_snapshot>,
-                      texts: inout TextBuffer) throws(FormError) {
+                      size: Int, texts: inout TextBuffer) throws(FormError) {
+        let second = size >= secondVersionSize
         try Form.readState(of: form, at: index) { state, strings in
             let (message, shown, value) = (strings.message, strings.displayMessage, strings.value)
             // Member by member into the caller's struct (keeping its `size`): no temporary to
-            // zero and copy.
+            // zero and copy, and no byte past the caller's version touched.
             let before = texts.needed
             out.pointee.index = index
             out.pointee.phase = fw_phase(state.phase).rawValue
@@ -86,6 +140,27 @@ enum SnapshotWriter {
             out.pointee.message = texts.append(message)
             out.pointee.display_message = texts.append(shown)
             out.pointee.value = texts.append(value)
+            if second {
+                out.pointee.visited = state.visited
+                out.pointee.dirty = state.dirty
+                out.pointee.modified_since_submit = state.modifiedSinceSubmit
+                out.pointee.external_error = state.externalError
+                out.pointee.label_raised = state.labelRaised
+                out.pointee.emphasized = state.emphasized
+                out.pointee.mode = fw_mode(state.mode).rawValue
+                out.pointee.tint = fw_tint(state.tint).rawValue
+                out.pointee.revision = state.revision
+                out.pointee.error_count = state.errorCount
+                out.pointee.label_length = strings.name.count
+                out.pointee.initial_length = strings.initial.count
+                out.pointee.hint_length = strings.hint.count
+                out.pointee.label = texts.append(strings.name)
+                out.pointee.initial = texts.append(strings.initial)
+                out.pointee.hint = texts.append(strings.hint)
+                let (errors, errorsSize) = texts.appendList(message, strings.moreErrors, count: state.errorCount)
+                out.pointee.errors_size = errorsSize
+                out.pointee.errors = errors
+            }
             out.pointee.text_size = texts.needed &- before
         }
     }
