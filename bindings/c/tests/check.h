@@ -2,6 +2,7 @@
 #ifndef FORMWELL_TEST_CHECK_H
 #define FORMWELL_TEST_CHECK_H
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,15 @@ static void check_field_at(int line, fw_form *form, const char *id, expected_fie
 }
 
 #define CHECK_FIELD(form, id, ...) check_field_at(__LINE__, form, id, (expected_field){__VA_ARGS__})
+
+/* The size of the first version of fw_snapshot (a caller built against that header declares it). */
+#define TEST_SNAPSHOT_V1_SIZE offsetof(fw_snapshot, visited)
+
+/* Bytes the second version's texts of a snapshot take in the text buffer: the label, the initial
+   value and the hint, each with its NUL, and the error list with its final NUL. */
+static inline size_t snapshot_v2_text_bytes(const fw_snapshot *s) {
+    return s->label_length + 1 + s->initial_length + 1 + s->hint_length + 1 + s->errors_size + 1;
+}
 
 static int check_summary(const char *name) {
     if (check_failures) {

@@ -27,6 +27,12 @@ static void blank_snapshot(fw_snapshot *snap) {
     snap->size = sizeof *snap;
 }
 
+/* As a caller built against the first version's header: three texts (message, display message, value). */
+static void blank_snapshot_v1(fw_snapshot *snap) {
+    memset(snap, 0x5A, sizeof *snap);
+    snap->size = TEST_SNAPSHOT_V1_SIZE;
+}
+
 static fw_rule custom_rule(void) {
     fw_rule r = test_rule(FW_RULE_CUSTOM, 0, NULL, NULL);
     r.validate = always_valid;
@@ -543,7 +549,8 @@ static void new_functions(fw_form *target) {
         {"\x80", 0}, {"ok\xC0\xAF", 2}, {"\xED\xA0\x80", 0}, {"abc\xF4\x90\x80\x80", 3},
         {"\xE2\x82", 0}, {"x\xFE", 1}, {"caf\xC3", 3},
     };
-    static const size_t bad_sizes[] = {0, 1, 7, 8, sizeof(fw_snapshot) - 8, sizeof(fw_snapshot) - 1,
+    static const size_t bad_sizes[] = {0, 1, 7, 8, TEST_SNAPSHOT_V1_SIZE - 8, TEST_SNAPSHOT_V1_SIZE - 1,
+                                       TEST_SNAPSHOT_V1_SIZE + 1, sizeof(fw_snapshot) - 1,
                                        sizeof(fw_snapshot) + 1, sizeof(fw_snapshot) + 4, SIZE_MAX};
     static const int32_t bad_kinds[] = {-1, 8, 100, INT32_MIN, INT32_MAX};
     fw_snapshot snap, snaps[8];
@@ -581,7 +588,7 @@ static void new_functions(fw_form *target) {
     HCASE(target, fw_field_update_at(target, 0, "changed", &snap, NULL, 16), FW_ERR_NULL_ARGUMENT);
     HCASE(target, fw_form_snapshots(target, snaps, 8, &count, NULL, 16, NULL), FW_ERR_NULL_ARGUMENT);
 
-    /* Sizes that break the rule (smaller than fw_snapshot, or not a multiple of 8). */
+    /* Sizes that break the rule (smaller than the first version's fw_snapshot, or not a multiple of 8). */
     for (k = 0; k < sizeof bad_sizes / sizeof bad_sizes[0]; k++) {
         blank_snapshot(&snap);
         snap.size = bad_sizes[k];
@@ -700,7 +707,8 @@ static void new_functions(fw_form *target) {
     CHECK_STR(buf, "kept");
 }
 
-/* 10 MB values through fw_field_update_at, with buffers too small, exact and absent. */
+/* 10 MB values through fw_field_update_at, with buffers too small, exact and absent (first-version
+   snapshots, whose texts are the message, the display message and the value). */
 static void huge_update(fw_form *target) {
     size_t size = 10u << 20, index = 99, length = 0;
     char *big = malloc(size + 2), *texts = malloc(size + 3);
@@ -717,7 +725,7 @@ static void huge_update(fw_form *target) {
     CHECK_OK(fw_form_field_index(target, "huge", &index));
     CHECK(index == 1);
 
-    blank_snapshot(&snap);
+    blank_snapshot_v1(&snap);
     CASE(fw_field_update_at(target, index, big, &snap, NULL, 0), FW_OK);
     CHECK(snap.value_length == size && snap.text_size == size + 3 && snap.value == NULL);
     CHECK(snap.validity == FW_VALIDITY_VALID && snap.failing_rule == -1 && !snap.limit_exceeded);
@@ -726,26 +734,31 @@ static void huge_update(fw_form *target) {
 
     /* Too small: the two empty messages fit, the value does not; text_size is exact. */
     big[0] = 'c';
-    blank_snapshot(&snap);
+    blank_snapshot_v1(&snap);
     CASE(fw_field_update_at(target, index, big, &snap, small, sizeof small), FW_ERR_BUFFER_TOO_SMALL);
     CHECK(snap.text_size == size + 3 && snap.value_length == size && snap.value == NULL);
     CHECK(snap.message == small && snap.display_message == small + 1);
-    blank_snapshot(&snap);
+    blank_snapshot_v1(&snap);
     CASE(fw_field_snapshot_at(target, index, &snap, texts, size + 2), FW_ERR_BUFFER_TOO_SMALL);
     CHECK(snap.value == NULL && snap.text_size == size + 3);
     /* Exact fit. */
-    blank_snapshot(&snap);
+    blank_snapshot_v1(&snap);
     CASE(fw_field_snapshot_at(target, index, &snap, texts, size + 3), FW_OK);
     CHECK(snap.value == texts + 2 && snap.value[0] == 'c' && snap.value[size] == '\0'
           && memcmp(snap.value + 1, big + 1, size - 1) == 0);
 
-    /* Invalid: a '!' at the very end; the message comes with it. */
+    /* Invalid: a '!' at the very end; the message comes with it (a second-version caller: the
+       label, initial value, hint and error list count too). */
     big[size - 1] = '!';
     blank_snapshot(&snap);
     CASE(fw_field_update_at(target, index, big, &snap, small, sizeof small), FW_ERR_BUFFER_TOO_SMALL);
     CHECK(snap.phase == FW_PHASE_INACTIVE && snap.validity == FW_VALIDITY_INVALID && snap.failing_rule == 0);
     CHECK(snap.message_length == strlen("Invalid format") && snap.value == NULL);
-    CHECK(snap.text_size == snap.message_length + 1 + snap.display_message_length + 1 + size + 1);
+    CHECK(snap.text_size == snap.message_length + 1 + snap.display_message_length + 1 + size + 1
+                            + snapshot_v2_text_bytes(&snap));
+    CHECK(snap.error_count == 1 && snap.errors_size == strlen("Invalid format") + 1 && snap.errors == NULL);
+    /* Never touched: no error displayed, so no hint. */
+    CHECK(snap.display == FW_DISPLAY_NONE && snap.hint_length == 0 && snap.dirty && snap.tint == FW_TINT_ERROR);
     CHECK_STR(snap.message, "Invalid format");
 
     /* Malformed UTF-8 at the very end of 10 MB: refused with its offset, nothing changes. */

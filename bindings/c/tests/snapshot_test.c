@@ -24,6 +24,13 @@ static void blank(fw_snapshot *snap) {
     snap->size = sizeof *snap;
 }
 
+/* The same for a caller built against the first version's header (size = the first version's size):
+   the buffer arithmetic below counts the first version's three texts. */
+static void blank_v1(fw_snapshot *snap) {
+    memset(snap, SENTINEL, sizeof *snap);
+    snap->size = TEST_SNAPSHOT_V1_SIZE;
+}
+
 static int all_bytes(const void *memory, size_t size, unsigned char byte) {
     const unsigned char *p = (const unsigned char *)memory;
     size_t i;
@@ -65,8 +72,13 @@ static void check_snapshot_members(int line, const char *what, const fw_snapshot
           && s->validity == (int32_t)want.validity && s->display == (int32_t)want.display
           && s->failing_rule == want.failing_rule && s->touched == want.touched && !s->limit_exceeded
           && s->message_length == ml && s->display_message_length == dl && s->value_length == vl
-          && s->text_size == ml + dl + vl + 3
+          && s->text_size == ml + dl + vl + 3 + snapshot_v2_text_bytes(s)
           && s->message == buf && s->display_message == buf + ml + 1 && s->value == buf + ml + dl + 2
+          && s->label == s->value + vl + 1 && s->initial == s->label + s->label_length + 1
+          && s->hint == s->initial + s->initial_length + 1 && s->errors == s->hint + s->hint_length + 1
+          && s->error_count == (want.validity == FW_VALIDITY_INVALID ? 1u : 0u)
+          && s->errors_size == (want.validity == FW_VALIDITY_INVALID ? ml + 1 : 0)
+          && strcmp(s->errors, want.message) == 0
           && strcmp(s->message, want.message) == 0 && strcmp(s->display_message, want.display_message) == 0
           && strcmp(s->value, want.value) == 0;
     check_count++;
@@ -166,8 +178,11 @@ static void check_consistent(int line, fw_form *form) {
               && s[k]->failing_rule == s[0]->failing_rule
               && s[k]->message_length == message_length && s[k]->display_message_length == display_length
               && s[k]->value_length == value_length
-              && s[k]->text_size == message_length + display_length + value_length + 3
-              && s[k]->message && s[k]->display_message && s[k]->value
+              && s[k]->text_size == message_length + display_length + value_length + 3 + snapshot_v2_text_bytes(s[k])
+              && s[k]->message && s[k]->display_message && s[k]->value && s[k]->label && s[k]->errors
+              && s[k]->label == s[k]->value + value_length + 1
+              && s[k]->errors == s[k]->label + s[k]->label_length + s[k]->initial_length + s[k]->hint_length + 3
+              && strcmp(s[k]->errors, message) == 0
               && strcmp(s[k]->message, message) == 0 && strcmp(s[k]->display_message, display_message) == 0
               && strcmp(s[k]->value, value) == 0
               && s[k]->display_message == s[k]->message + message_length + 1
@@ -409,6 +424,7 @@ static void failing_rule_of_required(void) {
 
 /* ---- buffers: exact text_size, texts that do not fit, NULL buffers, bad sizes ---- */
 
+/* As a caller of the first version (blank_v1): three texts per field. */
 static void buffers(void) {
     fw_form *form = NULL;
     fw_snapshot snap;
@@ -427,7 +443,7 @@ static void buffers(void) {
 
     /* Exact fit: OK, and not one byte past text_size is written. */
     memset(buf, SENTINEL, sizeof buf);
-    blank(&snap);
+    blank_v1(&snap);
     CHECK_OK(fw_field_snapshot(form, "username", &snap, buf, need));
     CHECK(snap.text_size == need);
     CHECK(snap.message == buf && snap.display_message == buf + ml + 1 && snap.value == buf + 2 * ml + 2);
@@ -435,7 +451,7 @@ static void buffers(void) {
     CHECK(all_bytes(buf + need, sizeof buf - need, SENTINEL));
 
     /* NULL buffer of size 0: no texts, every member filled, FW_OK. */
-    blank(&snap);
+    blank_v1(&snap);
     CHECK_OK(fw_field_snapshot(form, "username", &snap, NULL, 0));
     CHECK(snap.message == NULL && snap.display_message == NULL && snap.value == NULL);
     CHECK(snap.text_size == need);
@@ -444,7 +460,7 @@ static void buffers(void) {
     CHECK(snap.message_length == ml && snap.display_message_length == ml && snap.value_length == vl);
     /* A non-NULL buffer of size 0 asks for the texts and holds none: too small. */
     memset(buf, SENTINEL, sizeof buf);
-    blank(&snap);
+    blank_v1(&snap);
     CHECK_STATUS(fw_field_snapshot(form, "username", &snap, buf, 0), FW_ERR_BUFFER_TOO_SMALL);
     CHECK(snap.message == NULL && snap.display_message == NULL && snap.value == NULL && snap.text_size == need);
     CHECK(all_bytes(buf, sizeof buf, SENTINEL));
@@ -459,9 +475,9 @@ static void buffers(void) {
     for (k = 0; k < 4; k++) {
         size_t copied = k == 0 ? 0 : (k < 3 ? ml + 1 : 2 * ml + 2);
         memset(buf, SENTINEL, sizeof buf);
-        blank(&snap);
+        blank_v1(&snap);
         CHECK_STATUS(fw_field_snapshot(form, "username", &snap, buf, sizes[k]), FW_ERR_BUFFER_TOO_SMALL);
-        CHECK(snap.size == sizeof snap && snap.text_size == need);
+        CHECK(snap.size == TEST_SNAPSHOT_V1_SIZE && snap.text_size == need);
         CHECK(snap.phase == FW_PHASE_INACTIVE && snap.validity == FW_VALIDITY_INVALID);
         CHECK(snap.display == FW_DISPLAY_ERROR && snap.failing_rule == 1 && snap.touched && snap.index == 0);
         CHECK(snap.message_length == ml && snap.display_message_length == ml && snap.value_length == vl);
@@ -474,44 +490,44 @@ static void buffers(void) {
     }
 
     /* The same through fw_field_snapshot_at and fw_field_update_at (which still sets the value). */
-    blank(&snap);
+    blank_v1(&snap);
     CHECK_STATUS(fw_field_snapshot_at(form, 0, &snap, buf, 10), FW_ERR_BUFFER_TOO_SMALL);
     CHECK(snap.text_size == need && snap.message == NULL && snap.failing_rule == 1);
-    blank(&snap);
+    blank_v1(&snap);
     CHECK_STATUS(fw_field_update_at(form, 0, "Grace!!", &snap, buf, ml + 1), FW_ERR_BUFFER_TOO_SMALL);
     CHECK(snap.text_size == 2 * ml + 2 + 8 && snap.value_length == 7 && snap.value == NULL);
     CHECK_STR(snap.message, message);
     CHECK_OK(fw_field_value(form, "username", buf, sizeof buf, NULL));
     CHECK_STR(buf, "Grace!!"); /* a too-small buffer does not undo the update */
-    blank(&snap);
+    blank_v1(&snap);
     CHECK_STATUS(fw_field_update(form, "username", "Ada!", &snap, NULL, 0), FW_OK);
     CHECK(snap.text_size == need && snap.value == NULL);
 
     /* A valid field: three texts, two of them "" (one byte each). */
-    blank(&snap);
+    blank_v1(&snap);
     CHECK_STATUS(fw_field_snapshot(form, "plain", &snap, buf, 1), FW_ERR_BUFFER_TOO_SMALL);
     CHECK(snap.text_size == 0 + 0 + 3 + 3 && snap.value_length == 3);
     CHECK(snap.message == buf && snap.display_message == NULL && snap.value == NULL);
     CHECK_STR(snap.message, "");
-    blank(&snap);
+    blank_v1(&snap);
     CHECK_STATUS(fw_field_snapshot(form, "plain", &snap, buf, 5), FW_ERR_BUFFER_TOO_SMALL);
     CHECK(snap.display_message == buf + 1 && snap.value == NULL); /* "v\xc3\xa9" needs 4 of the 3 left */
-    blank(&snap);
+    blank_v1(&snap);
     CHECK_OK(fw_field_snapshot(form, "plain", &snap, buf, 6));
     CHECK_STR(snap.value, "v\xc3\xa9");
     CHECK(snap.phase == FW_PHASE_IDLE && snap.validity == FW_VALIDITY_EMPTY && snap.failing_rule == -1);
 
     /* NULL buffer with a size, NULL snapshot, sizes that break the rule. */
-    blank(&snap);
+    blank_v1(&snap);
     CHECK_STATUS(fw_field_snapshot(form, "plain", &snap, NULL, 16), FW_ERR_NULL_ARGUMENT);
     CHECK_STATUS(fw_field_snapshot_at(form, 1, &snap, NULL, 16), FW_ERR_NULL_ARGUMENT);
     CHECK_STATUS(fw_field_snapshot(form, "plain", NULL, buf, sizeof buf), FW_ERR_NULL_ARGUMENT);
     CHECK_STATUS(fw_field_snapshot_at(form, 1, NULL, buf, sizeof buf), FW_ERR_NULL_ARGUMENT);
     {
-        size_t bad[] = {0, 8, sizeof(fw_snapshot) - 8, sizeof(fw_snapshot) - 1, sizeof(fw_snapshot) + 1,
+        size_t bad[] = {0, 8, TEST_SNAPSHOT_V1_SIZE - 8, sizeof(fw_snapshot) - 1, sizeof(fw_snapshot) + 1,
                         sizeof(fw_snapshot) + 4, sizeof(fw_snapshot) + 12, SIZE_MAX};
         for (k = 0; k < COUNT(bad); k++) {
-            blank(&snap);
+            blank_v1(&snap);
             snap.size = bad[k];
             CHECK_STATUS(fw_field_snapshot(form, "plain", &snap, buf, sizeof buf), FW_ERR_INVALID_ARGUMENT);
             CHECK_STATUS(fw_field_snapshot_at(form, 1, &snap, buf, sizeof buf), FW_ERR_INVALID_ARGUMENT);
@@ -581,8 +597,11 @@ static void whole_form(void) {
     CHECK_STR(snaps[4].message, "Please confirm your password");
     CHECK(snaps[5].phase == FW_PHASE_IDLE && snaps[5].failing_rule == -1 && snaps[5].touched);
     /* name "" "" "Ada"; email twice "Invalid email format" and "ada@"; username and password twice
-       "This field is required"; confirm twice "Please confirm your password"; phone three "". */
-    CHECK(text_size == 6 + 47 + 47 + 47 + 59 + 3);
+       "This field is required"; confirm twice "Please confirm your password"; phone three "". Then
+       the second version's texts (label, initial value, hint, error list and its final NUL):
+       name 13 + 1 + 1 + 1; email 14 + 1 + "Enter a valid email address" 28 + 21 + 1; username and
+       password 9 + 1 + "Enter a value" 14 + 23 + 1; confirm 17 + 1 + 14 + 29 + 1; phone 6 + 1 + 1 + 1. */
+    CHECK(text_size == 6 + 47 + 47 + 47 + 59 + 3 + 16 + 65 + 48 + 48 + 62 + 9);
 
     /* A text buffer too small: the fields before the cut have their texts, the rest NULL. */
     for (i = 0; i < 6; i++) blank(&snaps[i]);
@@ -590,10 +609,12 @@ static void whole_form(void) {
     CHECK(count == 6 && text_size == total);
     CHECK(snaps[0].message == small && snaps[0].value == small + 2);
     CHECK_STR(snaps[0].value, "Ada");
-    CHECK(snaps[1].message == small + 6 && snaps[1].display_message == small + 27);
-    CHECK(snaps[1].value == small + 48); /* 6 + 21 + 21 = 48 bytes used, "ada@" fits in the 16 left; */
-    /* username's message (23 bytes) does not fit in the 11 left. */
-    CHECK_STR(snaps[1].value, "ada@");
+    CHECK(snaps[0].label == small + 6 && snaps[0].errors == small + 21); /* name's texts take 22 bytes */
+    CHECK_STR(snaps[0].label, "Display name");
+    CHECK(snaps[1].message == small + 22 && snaps[1].display_message == small + 43);
+    CHECK_STR(snaps[1].display_message, "Invalid email format"); /* 22 + 21 + 21 = 64: exactly full; */
+    CHECK(snaps[1].value == NULL && snaps[1].label == NULL && snaps[1].errors == NULL); /* "ada@" does not fit */
+    CHECK(snaps[1].error_count == 1 && snaps[1].errors_size == 21 && snaps[1].label_length == 13);
     CHECK(snaps[2].message == NULL && snaps[2].display_message == NULL && snaps[2].value == NULL);
     for (i = 2; i < 6; i++) CHECK(snaps[i].message == NULL && snaps[i].value == NULL && snaps[i].index == i);
     CHECK(snaps[4].failing_rule == 0 && snaps[4].message_length == 28); /* members filled all the same */
@@ -604,7 +625,7 @@ static void whole_form(void) {
     CHECK_STATUS(fw_form_snapshots(form, snaps, 6, &count, texts, sizeof texts, &text_size), FW_ERR_INVALID_ARGUMENT);
     for (i = 0; i < 6; i++) CHECK(all_bytes((const char *)&snaps[i] + sizeof(size_t), sizeof(fw_snapshot) - sizeof(size_t), SENTINEL));
     snaps[3].size = sizeof(fw_snapshot);
-    snaps[0].size = sizeof(fw_snapshot) - 8;
+    snaps[0].size = TEST_SNAPSHOT_V1_SIZE - 8;
     CHECK_STATUS(fw_form_snapshots(form, snaps, 6, &count, texts, sizeof texts, &text_size), FW_ERR_INVALID_ARGUMENT);
     snaps[0].size = 12;
     CHECK_STATUS(fw_form_snapshots(form, snaps, 6, &count, texts, sizeof texts, &text_size), FW_ERR_INVALID_ARGUMENT);
@@ -657,7 +678,9 @@ static void growth_rule(void) {
     memset(many, 0xA5, sizeof many);
     for (i = 0; i < 3; i++) many[i].base.size = sizeof(grown_snapshot);
     CHECK_OK(fw_form_snapshots(form, &many[0].base, 3, &count, buf, sizeof buf, &text_size));
-    CHECK(count == 3 && text_size == (0 + 0 + 5 + 3) + (22 + 22 + 0 + 3) + (0 + 0 + 7 + 3));
+    /* Second-version texts: label (the id), initial value, hint, error list: "a" 2 + 6 + 1 + 1;
+       "b" 2 + 1 + "Enter a value" 14 + "This field is required" 23 + 1; "c" 2 + 6 + 1 + 1. */
+    CHECK(count == 3 && text_size == (0 + 0 + 5 + 3 + 10) + (22 + 22 + 0 + 3 + 41) + (0 + 0 + 7 + 3 + 10));
     for (i = 0; i < 3; i++) {
         CHECK(many[i].base.size == sizeof(grown_snapshot) && many[i].base.index == i);
         CHECK(all_bytes(many[i].later, sizeof many[i].later, 0xA5));
@@ -1187,7 +1210,16 @@ static void *reader(void *argument) {
               && snap.failing_rule == WRITTEN[known].failing_rule
               && snap.display == (WRITTEN[known].message[0] ? FW_DISPLAY_ERROR : FW_DISPLAY_VALID)
               && strcmp(snap.display_message, WRITTEN[known].message) == 0
-              && snap.text_size == snap.message_length + snap.display_message_length + snap.value_length + 3;
+              && snap.text_size == snap.message_length + snap.display_message_length + snap.value_length + 3
+                                   + snapshot_v2_text_bytes(&snap)
+              /* The second version's members describe the same moment. */
+              && snap.errors && snap.hint && snap.label && strcmp(snap.label, "Code") == 0
+              && snap.error_count == (WRITTEN[known].message[0] ? 1u : 0u)
+              && strcmp(snap.errors, WRITTEN[known].message) == 0
+              && snap.errors_size == (WRITTEN[known].message[0] ? snap.message_length + 1 : 0)
+              && (snap.hint_length > 0) == (WRITTEN[known].message[0] != 0)
+              && snap.tint == (WRITTEN[known].message[0] ? FW_TINT_ERROR : FW_TINT_ACCENT)
+              && snap.dirty == (strcmp(snap.value, "1234") != 0);
         }
         if (ok && job->seen[known]++ == 0) distinct++;
         if (distinct < 2 && i % 64 == 63) {
