@@ -37,6 +37,7 @@ from ctypes import (
     c_size_t,
     c_uint8,
     c_uint32,
+    c_uint64,
     c_void_p,
 )
 from typing import Any, Dict, Iterator, List, Optional, Tuple
@@ -78,6 +79,23 @@ FW_RULE_REGEX = 5
 FW_RULE_MATCHES = 6
 FW_RULE_CUSTOM = 7
 
+#: ``fw_mode``: a validation mode (FW_MODE_FORM only as a field's "follow the form's mode").
+FW_MODE_FORM = -1
+FW_MODE_TWO_STAGE = 0
+FW_MODE_ON_CHANGE = 1
+FW_MODE_ON_BLUR = 2
+FW_MODE_ON_TOUCHED = 3
+FW_MODE_ON_SUBMIT = 4
+
+#: ``fw_error_mode``: which failures a field reports.
+FW_ERRORS_FIRST = 0
+FW_ERRORS_ALL = 1
+
+#: ``fw_tint``: seed 01's tint of the input state.
+FW_TINT_NEUTRAL = 0
+FW_TINT_ACCENT = 1
+FW_TINT_ERROR = 2
+
 # ---- types ----
 
 
@@ -105,11 +123,15 @@ fw_rule_kind = c_int
 
 
 class fw_snapshot(Structure):
-    """``struct fw_snapshot``: one field's whole state (``fw_field_snapshot`` and friends).
+    """``struct fw_snapshot``: one field's whole state (``fw_field_snapshot`` and friends), version 2
+    (the members from ``visited`` on were appended by issue 11; the library writes them because
+    ``size`` covers them).
 
-    Set ``size`` to ``ctypes.sizeof(fw_snapshot)`` before a call. ``message``, ``display_message``
-    and ``value`` point into the caller's text buffer (declared ``c_void_p``: they are read as
-    addresses, and the texts are sliced out of the buffer by offset).
+    Set ``size`` to ``ctypes.sizeof(fw_snapshot)`` before a call. The text pointers point into the
+    caller's text buffer (declared ``c_void_p``: they are read as addresses, and the texts are sliced
+    out of the buffer by offset). The texts follow each other in this order, each NUL-terminated:
+    message, display_message, value, label, initial, hint, then ``error_count`` messages
+    (``errors_size`` bytes in all, NULs included).
     """
 
     _fields_ = [
@@ -128,13 +150,50 @@ class fw_snapshot(Structure):
         ("message", c_void_p),
         ("display_message", c_void_p),
         ("value", c_void_p),
+        # version 2
+        ("visited", c_bool),
+        ("dirty", c_bool),
+        ("modified_since_submit", c_bool),
+        ("external_error", c_bool),
+        ("label_raised", c_bool),
+        ("emphasized", c_bool),
+        ("mode", c_int32),
+        ("tint", c_int32),
+        ("revision", c_uint64),
+        ("error_count", c_size_t),
+        ("label_length", c_size_t),
+        ("initial_length", c_size_t),
+        ("hint_length", c_size_t),
+        ("errors_size", c_size_t),
+        ("label", c_void_p),
+        ("initial", c_void_p),
+        ("hint", c_void_p),
+        ("errors", c_void_p),
+    ]
+
+
+class fw_form_info(Structure):
+    """``struct fw_form_info``: the form-level state (``fw_form_get_info``); set ``size`` to
+    ``ctypes.sizeof(fw_form_info)``."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("field_count", c_size_t),
+        ("dirty_count", c_size_t),
+        ("revision", c_uint64),
+        ("submit_count", c_int32),
+        ("submit_failed", c_bool),
+        ("dirty", c_bool),
+        ("mode", c_int32),
+        ("error_mode", c_int32),
     ]
 
 
 class fw_rule(Structure):
     """``struct fw_rule``: one rule for ``fw_form_add_field_with_rules`` (set ``size`` to
-    ``ctypes.sizeof(fw_rule)``). ``text`` and ``message`` are ``c_char_p``: assigning bytes keeps
-    them alive as long as the struct."""
+    ``ctypes.sizeof(fw_rule)``). ``text``, ``message`` and ``hint`` are ``c_char_p``: assigning bytes
+    keeps them alive as long as the struct. ``hint`` (NULL: the rule kind's default accessibility
+    hint) was appended by issue 11."""
 
     _fields_ = [
         ("size", c_size_t),
@@ -145,20 +204,22 @@ class fw_rule(Structure):
         ("validate", fw_validate_fn),
         ("context", c_void_p),
         ("destroy", fw_destroy_fn),
+        ("hint", c_char_p),
     ]
 
 
-def _struct_format(structure: Any, first: str, last: str) -> str:
+def _struct_format(structure: Any, first: str, last: str, skip: Tuple[str, ...] = ()) -> str:
     """A :mod:`struct` format reading ``structure``'s members ``first`` ... ``last`` (skipping the
-    members before ``first`` and the padding ctypes computed), so one ``unpack_from`` reads them."""
-    codes = {c_size_t: "N", c_int32: "i", c_bool: "?", c_void_p: "P"}
+    members before ``first``, the members named in ``skip`` and the padding ctypes computed), so one
+    ``unpack_from`` reads them."""
+    codes = {c_size_t: "N", c_int32: "i", c_bool: "?", c_void_p: "P", c_uint64: "Q"}
     fmt, position, reading = "@", 0, False
     for name, kind in structure._fields_:
         reading = reading or name == first
         if not reading:
             continue
         offset = getattr(structure, name).offset
-        fmt += "x" * (offset - position) + codes[kind]
+        fmt += "x" * (offset - position) + ("x" * ctypes.sizeof(kind) if name in skip else codes[kind])
         position = offset + ctypes.sizeof(kind)
         if name == last:
             break
@@ -169,9 +230,13 @@ def _struct_format(structure: Any, first: str, last: str) -> str:
 
 #: Reads the members of a :class:`fw_snapshot` that describe the field, in one call:
 #: ``SNAPSHOT.unpack_from(buffer, offset)`` gives (index, phase, validity, display, failing_rule,
-#: touched, limit_exceeded, message_length, display_message_length, value_length). The texts follow
-#: each other in the caller's buffer, each NUL-terminated, in this order (see fw_snapshot).
-SNAPSHOT = struct.Struct(_struct_format(fw_snapshot, "index", "value_length"))
+#: touched, limit_exceeded, message_length, display_message_length, value_length, text_size,
+#: visited, dirty, modified_since_submit, external_error, label_raised, emphasized, mode, tint,
+#: revision, error_count, label_length, initial_length, hint_length, errors_size): the pointers are
+#: skipped. The texts follow each other in the caller's buffer, each NUL-terminated, in the order
+#: fw_snapshot documents.
+SNAPSHOT = struct.Struct(_struct_format(fw_snapshot, "index", "errors_size",
+                                        skip=("message", "display_message", "value")))
 
 class fw_column(Structure):
     """``struct fw_column``: one field's values for every record of a batch, in the Apache Arrow
@@ -271,6 +336,23 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     ),
     "fw_form_set_time_limit": (fw_status, [FormHandle, c_uint32]),
     "fw_form_time_limit": (fw_status, [FormHandle, POINTER(c_uint32)]),
+    # issue 11: form-level state, modes, groups, external errors, live changes, change tracking
+    "fw_form_get_info": (fw_status, [FormHandle, POINTER(fw_form_info)]),
+    "fw_form_set_mode": (fw_status, [FormHandle, c_int32]),
+    "fw_field_set_mode": (fw_status, [FormHandle, c_char_p, c_int32]),
+    "fw_form_set_error_mode": (fw_status, [FormHandle, c_int32]),
+    "fw_field_add_group": (fw_status, [FormHandle, c_char_p, c_char_p]),
+    "fw_form_validate_group": (fw_status, [FormHandle, c_char_p, POINTER(c_bool)]),
+    "fw_form_touch_all_group": (fw_status, [FormHandle, c_char_p]),
+    "fw_form_is_valid_group": (fw_status, [FormHandle, c_char_p, POINTER(c_bool)]),
+    "fw_form_first_invalid_group": (fw_status, [FormHandle, c_char_p, _buf, c_size_t, _out_len]),
+    "fw_field_set_error": (fw_status, [FormHandle, c_char_p, c_char_p]),
+    "fw_field_clear_error": (fw_status, [FormHandle, c_char_p]),
+    "fw_form_clear_errors": (fw_status, [FormHandle]),
+    "fw_form_remove_field": (fw_status, [FormHandle, c_char_p]),
+    "fw_form_reset_values": (fw_status, [FormHandle, POINTER(c_char_p), POINTER(c_char_p), c_size_t]),
+    "fw_form_changed_since": (fw_status, [FormHandle, c_uint64, POINTER(c_size_t), c_size_t, _out_len]),
+    "fw_form_announcement": (fw_status, [FormHandle, _buf, c_size_t, _out_len]),
     # rules
     "fw_field_add_required": (fw_status, [FormHandle, c_char_p, c_char_p]),
     "fw_field_add_email": (fw_status, [FormHandle, c_char_p, c_char_p]),
@@ -353,7 +435,8 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
 #: used by the Python API); calling one the library lacks raises AttributeError. The snapshot,
 #: index and add_field_with_rules functions are not optional: Form.state, set, states, add_field
 #: and match_limits are built on them, so an ABI 1 library from before them is skipped ("an older
-#: libformwell") and the search goes on.
+#: libformwell") and the search goes on. Neither are issue 11's functions (fw_form_get_info and the
+#: rest): a library that has them also writes version 2 snapshots, which every FieldState reads.
 OPTIONAL = frozenset({
     "fw_form_set_match_limits",
     "fw_field_limit_exceeded",

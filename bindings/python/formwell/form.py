@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 import os
 import sys
-from ctypes import byref, c_bool, c_size_t, c_uint32, create_string_buffer, sizeof
+from ctypes import byref, c_bool, c_char_p, c_size_t, c_uint32, create_string_buffer, sizeof
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optional, Tuple, Union
@@ -30,7 +30,7 @@ from .rules import (
 #: What :meth:`Form.from_spec` accepts: a spec dict, JSON text, or the path of a JSON file.
 SpecSource = Union[Mapping[str, Any], str, "os.PathLike[str]"]
 
-__all__ = ["Form", "FieldState", "MatchLimits", "Phase", "Validity", "Display", "live_forms",
+__all__ = ["Form", "FieldState", "MatchLimits", "Phase", "Validity", "Display", "Mode", "Tint", "live_forms",
            "register_validator", "unregister_validator", "registered_validators"]
 
 #: name -> validator: what a spec's ``{"rule": "custom", "name": ...}`` resolves against when the
@@ -117,8 +117,52 @@ class Display(enum.Enum):
     ERROR = 2
 
 
+class Tint(enum.Enum):
+    """Seed 01's tint of a field (``fw_tint``), from its phase and shown validity: idle, or inactive
+    and empty -> NEUTRAL (the seed's ``.secondary``); focused and not invalid, or inactive and
+    valid -> ACCENT (``.blue``); invalid -> ERROR (``.red``)."""
+
+    NEUTRAL = 0
+    ACCENT = 1
+    ERROR = 2
+
+
+class Mode(str, enum.Enum):
+    """A validation mode (``fw_mode``): when a field's *shown* state (validity, messages, display,
+    errors, tint, hint) follows its value. Whatever the mode, :attr:`Form.is_valid` and
+    :attr:`Form.first_invalid` judge the current values.
+
+    A ``str`` enum: each member equals its spec name (``Mode.ON_BLUR == "on_blur"``), and wherever a
+    mode is taken the name works as well as the member.
+    """
+
+    #: Seeds 01-02 (the default): lenient while focused, strict otherwise, shown on every change.
+    TWO_STAGE = "two_stage"
+    #: Strict on every change, focused or not (errors still surface once touched).
+    ON_CHANGE = "on_change"
+    #: The shown state is refreshed only by blur, touch, touch_all, validate, set_error and
+    #: clear_error (strict); nothing is shown before the first of them.
+    ON_BLUR = "on_blur"
+    #: As ON_BLUR until the field is touched, then as ON_CHANGE.
+    ON_TOUCHED = "on_touched"
+    #: Nothing shown until the field takes part in a validate (whole form or one of its groups),
+    #: then as ON_CHANGE.
+    ON_SUBMIT = "on_submit"
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+#: The error modes (``fw_error_mode``), by C value: "first" (the first failing rule's message) or
+#: "all" (every failing rule's, in rule order).
+ERROR_MODES = ("first", "all")
+
 _FIELDS = ("id", "value", "phase", "validity", "message", "display", "display_message", "touched",
-           "limit_exceeded", "failing_rule", "index")
+           "limit_exceeded", "failing_rule", "index",
+           "visited", "dirty", "initial", "modified_since_submit", "external_error", "errors", "mode",
+           "tint", "label_raised", "emphasized", "label", "accessibility_hint", "revision")
+#: Position of ``errors`` in the tuple (held as a tuple there, read as a list).
+_ERRORS = _FIELDS.index("errors")
 _tuple_new = tuple.__new__
 _tuple_eq = tuple.__eq__
 _tuple_ne = tuple.__ne__
@@ -133,7 +177,7 @@ class FieldState(tuple):
             field was registered with).
         value: the current value.
         phase: :class:`Phase` (idle, focused, inactive).
-        validity: :class:`Validity` in the current phase.
+        validity: :class:`Validity` the field shows (in its :attr:`mode`).
         message: the message of an INVALID validity, else ``""``.
         display: :class:`Display`: what a view should show (NONE until the field is touched).
         display_message: the error to show when ``display`` is ERROR, else ``""``.
@@ -141,13 +185,37 @@ class FieldState(tuple):
         limit_exceeded: whether the verdict comes from a pattern that hit its match limits (the
             field is invalid because it could not be checked; see :meth:`Form.set_match_limits`).
         failing_rule: the position (from 0, in the order the rules were given) of the rule whose
-            message ``message`` is, or ``None`` when the validity is not INVALID.
-        index: the field's position in registration order (stable for the form's life).
+            message ``message`` is, or ``None`` when the validity is not INVALID or the message is
+            an external error (:meth:`Form.set_error`).
+        index: the field's position in registration order (it moves down when an earlier field
+            is removed, :meth:`Form.remove_field`).
+        visited: the field has had focus since it was added or the form was reset.
+        dirty: the value differs from :attr:`initial`, byte for byte (``pristine`` is the opposite).
+        initial: the initial value (what :meth:`Form.reset` restores).
+        modified_since_submit: a value change since the field last took part in a validate (whole
+            form or one of its groups), or since it was added or the form reset.
+        external_error: an error set by :meth:`Form.set_error` is in force.
+        errors: a ``list`` of the shown validity's messages: ``[message]`` when invalid in error
+            mode "first" (else ``[]``); every failing rule's message, in rule order, in mode "all".
+        mode: the :class:`Mode` the field is judged in (its own, else the form's).
+        tint: :class:`Tint` (seed 01's tint color role).
+        label_raised: seed 01's floating label is raised: false only when idle and empty.
+        emphasized: seed 01's thicker stroke: the field has focus.
+        label: the field's label, or its id when it has none.
+        accessibility_hint: while the display is ERROR, a prompt to correct the field (the failing
+            rule's ``hint=``, else its kind's default; "Correct this field" for an external error);
+            else ``""``.
+        revision: the form revision at which this field's state last changed
+            (:meth:`Form.changed_since`).
+
+    ``pristine`` (not dirty), ``accessibility_value`` (the error text while the display is ERROR,
+    else ``""``) and ``error`` are derived from the members above.
 
     Immutable and hashable, equal to another ``FieldState`` with the same members (never to a
     plain tuple). It is a small ``tuple`` subclass, so building one is cheap, and it also answers
     to :func:`dataclasses.fields`, :func:`dataclasses.asdict` and :func:`dataclasses.replace` as
-    the frozen dataclass it used to be.
+    the frozen dataclass it used to be. The members added by issue 11 come after ``index`` and
+    have defaults, so the old keyword constructor still works (``label`` then defaults to the id).
     """
 
     __slots__ = ()
@@ -165,14 +233,30 @@ class FieldState(tuple):
         limit_exceeded: bool = False,
         failing_rule: Optional[int] = None,
         index: Optional[int] = None,
+        visited: bool = False,
+        dirty: bool = False,
+        initial: str = "",
+        modified_since_submit: bool = False,
+        external_error: bool = False,
+        errors: Iterable[str] = (),
+        mode: "Mode" = Mode.TWO_STAGE,
+        tint: "Tint" = Tint.NEUTRAL,
+        label_raised: bool = False,
+        emphasized: bool = False,
+        label: Optional[str] = None,
+        accessibility_hint: str = "",
+        revision: int = 0,
     ) -> "FieldState":
         return _tuple_new(cls, (id, value, phase, validity, message, display, display_message, touched,
-                                limit_exceeded, failing_rule, index))
+                                limit_exceeded, failing_rule, index, visited, dirty, initial,
+                                modified_since_submit, external_error, tuple(errors), mode, tint,
+                                label_raised, emphasized, id if label is None else label,
+                                accessibility_hint, revision))
 
     id: str = property(itemgetter(0), doc="The field id.")  # type: ignore[assignment]
     value: str = property(itemgetter(1), doc="The current value.")  # type: ignore[assignment]
     phase: Phase = property(itemgetter(2), doc="The :class:`Phase`.")  # type: ignore[assignment]
-    validity: Validity = property(itemgetter(3), doc="The :class:`Validity` in the current phase.")  # type: ignore[assignment]
+    validity: Validity = property(itemgetter(3), doc="The :class:`Validity` the field shows.")  # type: ignore[assignment]
     message: str = property(itemgetter(4), doc="The message of an INVALID validity, else ``''``.")  # type: ignore[assignment]
     display: Display = property(itemgetter(5), doc="The :class:`Display`: what a view shows.")  # type: ignore[assignment]
     display_message: str = property(itemgetter(6), doc="The error to show (Display.ERROR), else ``''``.")  # type: ignore[assignment]
@@ -180,6 +264,34 @@ class FieldState(tuple):
     limit_exceeded: bool = property(itemgetter(8), doc="The verdict comes from a pattern's match limits.")  # type: ignore[assignment]
     failing_rule: Optional[int] = property(itemgetter(9), doc="Position of the failing rule, or None.")  # type: ignore[assignment]
     index: Optional[int] = property(itemgetter(10), doc="Position in registration order.")  # type: ignore[assignment]
+    visited: bool = property(itemgetter(11), doc="Has had focus since added or reset.")  # type: ignore[assignment]
+    dirty: bool = property(itemgetter(12), doc="The value differs from the initial value (bytes).")  # type: ignore[assignment]
+    initial: str = property(itemgetter(13), doc="The initial value (what reset restores).")  # type: ignore[assignment]
+    modified_since_submit: bool = property(itemgetter(14), doc="Changed since it last took part in a validate.")  # type: ignore[assignment]
+    external_error: bool = property(itemgetter(15), doc="An error set by Form.set_error is in force.")  # type: ignore[assignment]
+    mode: "Mode" = property(itemgetter(17), doc="The :class:`Mode` the field is judged in.")  # type: ignore[assignment]
+    tint: "Tint" = property(itemgetter(18), doc="The :class:`Tint` (seed 01's tint color).")  # type: ignore[assignment]
+    label_raised: bool = property(itemgetter(19), doc="The floating label is raised (not idle and empty).")  # type: ignore[assignment]
+    emphasized: bool = property(itemgetter(20), doc="The field has focus (seed 01's thicker stroke).")  # type: ignore[assignment]
+    label: str = property(itemgetter(21), doc="The label, or the id when the field has none.")  # type: ignore[assignment]
+    accessibility_hint: str = property(itemgetter(22), doc="A prompt to correct the field while its display is ERROR, else ``''``.")  # type: ignore[assignment]
+    revision: int = property(itemgetter(23), doc="The form revision at which this state last changed.")  # type: ignore[assignment]
+
+    @property
+    def errors(self) -> List[str]:
+        """The shown validity's messages (a new list): one in error mode "first", every failing
+        rule's in mode "all"; ``[]`` unless the validity is INVALID."""
+        return list(self[16])
+
+    @property
+    def pristine(self) -> bool:
+        """Not :attr:`dirty`: the value is the initial value."""
+        return not self[12]
+
+    @property
+    def accessibility_value(self) -> str:
+        """Seed 03's accessibility value: the error text while the display is ERROR, else ``""``."""
+        return self[6] if self[5] is Display.ERROR else ""
 
     @property
     def error(self) -> Optional[str]:
@@ -205,14 +317,16 @@ class FieldState(tuple):
     __le__ = __gt__ = __ge__ = __lt__
 
     def __repr__(self) -> str:
-        return "FieldState(" + ", ".join(f"{name}={value!r}" for name, value in zip(_FIELDS, tuple(self))) + ")"
+        return "FieldState(" + ", ".join(f"{name}={value!r}" for name, value in self._asdict().items()) + ")"
 
     def __reduce__(self) -> Any:
         return (FieldState, tuple(self))
 
     def _asdict(self) -> Dict[str, Any]:
-        """The members as a dict, in declaration order."""
-        return dict(zip(_FIELDS, tuple(self)))
+        """The members as a dict, in declaration order (``errors`` as a list)."""
+        members = dict(zip(_FIELDS, tuple(self)))
+        members["errors"] = list(self[_ERRORS])
+        return members
 
     def _replace(self, **changes: Any) -> "FieldState":
         """A copy with some members replaced (as :func:`dataclasses.replace`)."""
@@ -241,6 +355,19 @@ class _FieldStateMembers:
     limit_exceeded: bool = False
     failing_rule: Optional[int] = None
     index: Optional[int] = None
+    visited: bool = False
+    dirty: bool = False
+    initial: str = ""
+    modified_since_submit: bool = False
+    external_error: bool = False
+    errors: Tuple[str, ...] = ()
+    mode: Mode = Mode.TWO_STAGE
+    tint: Tint = Tint.NEUTRAL
+    label_raised: bool = False
+    emphasized: bool = False
+    label: Optional[str] = None
+    accessibility_hint: str = ""
+    revision: int = 0
 
 
 FieldState.__dataclass_fields__ = _FieldStateMembers.__dataclass_fields__  # type: ignore[attr-defined]
@@ -265,7 +392,38 @@ class MatchLimits(NamedTuple):
 _PHASES = tuple(Phase)
 _VALIDITIES = tuple(Validity)
 _DISPLAYS = tuple(Display)
+_TINTS = tuple(Tint)
+#: Modes by fw_mode value (0 ... 4), and fw_mode values by Mode.
+_MODES = tuple(Mode)
+_MODE_VALUES = {mode: value for value, mode in enumerate(_MODES)}
 assert [m.value for m in _PHASES] == [0, 1, 2] == [m.value for m in _VALIDITIES] == [m.value for m in _DISPLAYS]
+assert [m.value for m in _TINTS] == [_native.FW_TINT_NEUTRAL, _native.FW_TINT_ACCENT, _native.FW_TINT_ERROR]
+assert [_MODE_VALUES[m] for m in (Mode.TWO_STAGE, Mode.ON_CHANGE, Mode.ON_BLUR, Mode.ON_TOUCHED, Mode.ON_SUBMIT)] == [
+    _native.FW_MODE_TWO_STAGE, _native.FW_MODE_ON_CHANGE, _native.FW_MODE_ON_BLUR, _native.FW_MODE_ON_TOUCHED,
+    _native.FW_MODE_ON_SUBMIT]
+
+
+def _mode_value(mode: Any, what: str = "mode") -> int:
+    """The fw_mode value of a :class:`Mode` or its name (``"on_blur"``)."""
+    if isinstance(mode, str):
+        try:
+            return _MODE_VALUES[Mode(mode)]
+        except ValueError:
+            pass
+        names = ", ".join(m.value for m in _MODES)
+        raise InvalidArgumentError(f"unknown {what} {mode!r} (expected one of: {names})", _native.FW_ERR_INVALID_ARGUMENT)
+    raise TypeError(f"{what} must be a formwell.Mode or its name (str), not {type(mode).__name__}")
+
+
+def _error_mode_value(errors: Any) -> int:
+    """The fw_error_mode value of "first" or "all"."""
+    if not isinstance(errors, str):
+        raise TypeError(f"errors must be 'first' or 'all', not {type(errors).__name__}")
+    try:
+        return ERROR_MODES.index(errors)
+    except ValueError:
+        raise InvalidArgumentError(f"unknown error mode {errors!r} (expected first or all)",
+                                   _native.FW_ERR_INVALID_ARGUMENT) from None
 
 _SNAPSHOT_SIZE = sizeof(_native.fw_snapshot)
 _SNAPSHOT_TEMPLATE = bytes(_native.fw_snapshot(_SNAPSHOT_SIZE))
@@ -287,14 +445,19 @@ def _scratch(text_size: int) -> _Scratch:
 
 def _field_state(field_id: str, members: Tuple[Any, ...], data: Any, start: int) -> FieldState:
     """A FieldState from an unpacked fw_snapshot (see _native.SNAPSHOT) whose texts were copied
-    into ``data`` from offset ``start``: message, display message and value, each followed by a NUL
-    (the library only ever copies valid UTF-8).
-
-    Form.state inlines this (a Python call costs as much as a text's decoding, and state() is the
-    read a redraw makes per field): keep the two copies alike."""
-    index, phase, validity, display, failing, touched, exceeded, message_length, shown_length, value_length = members
+    into ``data`` from offset ``start``: message, display message, value, label, initial value and
+    accessibility hint, each followed by a NUL, then the error messages, each followed by a NUL,
+    and one more NUL (the library only ever copies valid UTF-8). Nothing is computed here: every member is the
+    library's."""
+    (index, phase, validity, display, failing, touched, exceeded, message_length, shown_length, value_length,
+     _, visited, dirty, modified, external, raised, emphasized, mode, tint, revision, error_count,
+     label_length, initial_length, hint_length, errors_size) = members
     shown = start + message_length + 1
     value = shown + shown_length + 1
+    label = value + value_length + 1
+    initial = label + label_length + 1
+    hint = initial + initial_length + 1
+    errors = hint + hint_length + 1
     return _tuple_new(FieldState, (
         field_id,
         data[value : value + value_length].decode() if value_length else "",
@@ -307,6 +470,19 @@ def _field_state(field_id: str, members: Tuple[Any, ...], data: Any, start: int)
         exceeded,
         None if failing < 0 else failing,
         index,
+        visited,
+        dirty,
+        data[initial : initial + initial_length].decode() if initial_length else "",
+        modified,
+        external,
+        tuple(data[errors : errors + errors_size - 1].decode().split("\0")) if error_count else (),
+        _MODES[mode],
+        _TINTS[tint],
+        raised,
+        emphasized,
+        data[label : label + label_length].decode(),
+        data[hint : hint + hint_length].decode() if hint_length else "",
+        revision,
     ))
 
 
@@ -314,6 +490,7 @@ _snapshot_at = _native.raw_snapshot_at
 _update_at = _native.raw_update_at
 _set_value_at = _native.raw_set_value_at
 _field_index = lib.fw_form_field_index
+_INFO_SIZE = sizeof(_native.fw_form_info)
 _FW_ERR_BUFFER_TOO_SMALL = _native.FW_ERR_BUFFER_TOO_SMALL
 
 
@@ -336,10 +513,17 @@ class Form:
     validators run on the thread that triggered them.
 
     Fields are named by id, but the library is called by index: each form remembers the index of
-    every id it was given (fields are never removed, so an index never changes), and reuses its
-    snapshot structs and text buffers for :meth:`state` and :meth:`set` (one per concurrent
-    caller: a thread never uses a buffer another thread, or a validator further up its own
-    stack, is using).
+    every id it was given (an index only changes when an earlier field is removed, and
+    :meth:`remove_field` forgets them all), and reuses its snapshot structs and text buffers for
+    :meth:`state` and :meth:`set` (one per concurrent caller: a thread never uses a buffer another
+    thread, or a validator further up its own stack, is using). :meth:`remove_field` must not run
+    while another thread uses the same form: a call that had already looked up an index could
+    reach the field that moved into its place.
+
+    ``Form(mode="on_blur", errors="all")``: the form's validation :class:`Mode` (default
+    ``"two_stage"``; each field may have its own, ``add_field(..., mode=...)``) and error mode
+    (``"first"``, the default, or ``"all"``). Both are keyword-only and can be changed later
+    (:attr:`mode`, :attr:`errors`).
 
     Example::
 
@@ -359,11 +543,21 @@ class Form:
 
     _handle: Optional[Any] = None
 
-    def __init__(self) -> None:
+    def __init__(self, *, mode: Union["Mode", str, None] = None, errors: Optional[str] = None) -> None:
+        mode_value = None if mode is None else _mode_value(mode)
+        error_value = None if errors is None else _error_mode_value(errors)
         handle = _native.FormHandle()
         check(lib.fw_form_create(byref(handle)))
+        try:
+            if mode_value is not None:
+                check(lib.fw_form_set_mode(handle, mode_value))
+            if error_value is not None:
+                check(lib.fw_form_set_error_mode(handle, error_value))
+        except BaseException:
+            lib.fw_form_free(handle)
+            raise
         #: field id (as the caller spelled it) -> its index as a c_size_t (passed to the untyped
-        #: twins as is); only ids the library knows are cached. Fields are never removed.
+        #: twins as is); only ids the library knows are cached. remove_field replaces the cache.
         self._indices: Dict[str, c_size_t] = {}
         #: ids in registration order, as far as they were read (see _ids_upto).
         self._ids: List[str] = []
@@ -466,24 +660,38 @@ class Form:
         rules: Iterable[Rule] = (),
         label: Optional[str] = None,
         initial: Optional[str] = None,
+        *,
+        mode: Union["Mode", str, None] = None,
+        groups: Iterable[str] = (),
     ) -> None:
-        """Adds a field with its rules (run in order, the first failure wins).
+        """Adds a field with its rules (run in order, the first failure wins, or every failure is
+        listed in a form with ``errors="all"``).
 
         Args:
             field_id: non-empty, unique in the form.
             rules: rule objects (:class:`formwell.Required`, :class:`formwell.Email`, ...).
-            label: how messages of other fields name this one (default: the id).
+            label: how messages of other fields, the announcement and :attr:`FieldState.label`
+                name this one (default: the id).
             initial: the value now and after :meth:`reset` (default: empty).
+            mode: the field's own :class:`Mode` (or its name); ``None`` (the default) follows the
+                form's mode, also when that changes later.
+            groups: names of the validation groups the field belongs to (non-empty strings), for
+                ``validate(group=...)``, ``touch_all(group=...)``, :meth:`is_valid_in` and
+                :meth:`first_invalid_in`.
 
-        All or nothing (one ``fw_form_add_field_with_rules`` call): when a rule is refused (a bad
-        pattern, a bad length, an unknown :class:`formwell.Matches` target, a
-        :class:`formwell.Custom` validator raising on the initial value) the exception
-        propagates and the form is exactly as it was, the field not added.
+        All or nothing: when a rule is refused (a bad pattern, a bad length, an unknown
+        :class:`formwell.Matches` target, a :class:`formwell.Custom` validator raising on the
+        initial value), or the mode or a group name is not one, the exception propagates and the
+        form is exactly as it was, the field not added.
         """
         handle = self._h
         fid = _encode(field_id, "field id")
         label_b = _encode_optional(label, "label")
         initial_b = _encode_optional(initial, "initial")
+        mode_value = None if mode is None else _mode_value(mode)
+        if isinstance(groups, str):
+            raise TypeError("groups must be a list of group names, not a str")
+        group_names = [_group_name(group) for group in groups]
         rule_list = list(rules)
         for rule in rule_list:
             if not isinstance(rule, Rule):
@@ -501,6 +709,14 @@ class Form:
                     if struct.kind == _native.FW_RULE_CUSTOM:
                         _release_context(struct.context)
         check(status)
+        try:
+            if mode_value is not None:
+                check(lib.fw_field_set_mode(handle, fid, mode_value))
+            for group in group_names:
+                check(lib.fw_field_add_group(handle, fid, group))
+        except BaseException:  # not expected (both were checked above): take the field back out
+            lib.fw_form_remove_field(handle, fid)
+            raise
         self._initials[field_id] = initial or ""
 
     # ---- specs ----
@@ -712,16 +928,199 @@ class Form:
         index = self._index(field_id)
         check(lib.fw_field_touch_at(self._h, index))
 
-    def touch_all(self) -> None:
-        """Marks every field touched and runs every rule."""
-        check(lib.fw_form_touch_all(self._h))
+    def touch_all(self, group: Optional[str] = None) -> None:
+        """Marks every field touched and runs every rule; with ``group``, only that group's fields
+        (:class:`formwell.InvalidArgumentError` when no field belongs to it)."""
+        if group is None:
+            check(lib.fw_form_touch_all(self._h))
+        else:
+            check(lib.fw_form_touch_all_group(self._h, _group_name(group)))
 
-    def validate(self) -> bool:
+    def validate(self, group: Optional[str] = None) -> bool:
         """Submit: touches every field, applies the strict stage, returns whether all are valid.
-        A focused field keeps its focus."""
+        A focused field keeps its focus. Counts in :attr:`submit_count` and sets
+        :attr:`submit_failed`.
+
+        With ``group`` (a wizard step): only that group's fields are touched and judged, and the
+        answer is theirs; :attr:`submit_count` and :attr:`submit_failed` are left alone (an
+        ``on_submit`` field of the group shows its state from then on, as after a whole validate).
+        :class:`formwell.InvalidArgumentError` when no field belongs to the group."""
         valid = c_bool(False)
-        check(lib.fw_form_validate(self._h, byref(valid)))
+        if group is None:
+            check(lib.fw_form_validate(self._h, byref(valid)))
+        else:
+            check(lib.fw_form_validate_group(self._h, _group_name(group), byref(valid)))
         return bool(valid.value)
+
+    # ---- modes ----
+
+    @property
+    def mode(self) -> "Mode":
+        """The form's validation :class:`Mode` (fields without their own follow it). Settable, with
+        a :class:`Mode` or its name; every field following it is re-judged."""
+        return _MODES[self._info().mode]
+
+    @mode.setter
+    def mode(self, mode: Union["Mode", str]) -> None:
+        check(lib.fw_form_set_mode(self._h, _mode_value(mode)))
+
+    @property
+    def errors(self) -> str:
+        """The error mode, ``"first"`` (each field reports its first failing rule's message) or
+        ``"all"`` (every failing rule's, :attr:`FieldState.errors`). Settable."""
+        return ERROR_MODES[self._info().error_mode]
+
+    @errors.setter
+    def errors(self, errors: str) -> None:
+        check(lib.fw_form_set_error_mode(self._h, _error_mode_value(errors)))
+
+    def set_mode(self, field_id: str, mode: Union["Mode", str, None]) -> None:
+        """Gives the field its own validation :class:`Mode` (or its name); ``None`` makes it follow
+        the form's mode again. :attr:`FieldState.mode` reads the mode in force."""
+        value = _native.FW_MODE_FORM if mode is None else _mode_value(mode)
+        check(lib.fw_field_set_mode(self._h, _encode(field_id, "field id"), value))
+
+    # ---- groups ----
+
+    def add_to_group(self, field_id: str, group: str) -> None:
+        """Adds the field to a validation group (as ``add_field(..., groups=[...])`` does)."""
+        check(lib.fw_field_add_group(self._h, _encode(field_id, "field id"), _group_name(group)))
+
+    def is_valid_in(self, group: str) -> bool:
+        """Whether every field of the group passes its strict rules on its current value (as
+        :attr:`is_valid`, for one wizard step). :class:`formwell.InvalidArgumentError` when no field
+        belongs to the group."""
+        valid = c_bool(False)
+        check(lib.fw_form_is_valid_group(self._h, _group_name(group), byref(valid)))
+        return bool(valid.value)
+
+    def first_invalid_in(self, group: str) -> Optional[str]:
+        """The id of the group's first field (registration order) failing its strict rules, or
+        ``None`` (as :attr:`first_invalid`, for one group)."""
+        handle, name = self._h, _group_name(group)
+        found = read_string(lambda buf, size, length: lib.fw_form_first_invalid_group(handle, name, buf, size, length))
+        return found or None
+
+    # ---- errors set from outside ----
+
+    def set_error(self, field_id: str, message: str) -> None:
+        """An error from outside (a server's "email already registered"): the field is invalid with
+        ``message`` (non-empty), whatever its rules say and even when empty, until its value
+        changes, :meth:`clear_error`, :meth:`clear_errors` or :meth:`reset`. It counts for
+        :attr:`is_valid` and :attr:`first_invalid`, and shows as an error once the field is
+        touched (:attr:`FieldState.external_error` is true, ``failing_rule`` ``None``)."""
+        check(lib.fw_field_set_error(self._h, _encode(field_id, "field id"), _encode(message, "message")))
+
+    def clear_error(self, field_id: str) -> None:
+        """Removes the field's external error (:meth:`set_error`), if any."""
+        check(lib.fw_field_clear_error(self._h, _encode(field_id, "field id")))
+
+    def clear_errors(self) -> None:
+        """Removes every field's external error."""
+        check(lib.fw_form_clear_errors(self._h))
+
+    # ---- changing a live form ----
+
+    def remove_field(self, field_id: str) -> None:
+        """Removes the field. Refused (:class:`formwell.InvalidArgumentError`, nothing changes)
+        while another field's :class:`formwell.Matches` rule names it: remove that field first.
+        Later fields move down one index; if the field had focus, no field has. Not to be called
+        while another thread uses the form (see the class documentation)."""
+        handle = self._h
+        check(lib.fw_form_remove_field(handle, _encode(field_id, "field id")))
+        # Every cached index from here on may be stale: start again (new objects, so a reader that
+        # holds the old ones reads consistent, if outdated, data).
+        self._indices = {}
+        self._ids = []
+        self._rule_messages = {}
+        initials = dict(self._initials)
+        initials.pop(field_id, None)
+        self._initials = initials
+
+    def reset(self, values: Optional[Mapping[str, str]] = None) -> None:
+        """Every value back to its initial value; every field idle, untouched, not visited and
+        unfocused; external errors cleared; :attr:`submit_count` 0 and :attr:`submit_failed` false.
+
+        ``values`` (``{field_id: value}``, seed 03's "save" of a profile edit) first makes those
+        the fields' initial values, then resets. An unknown id raises
+        :class:`formwell.UnknownFieldError` and changes nothing."""
+        if values is None:
+            check(lib.fw_form_reset(self._h))
+            return
+        if not isinstance(values, Mapping):
+            raise TypeError(f"values must be a mapping of field ids to values, not {type(values).__name__}")
+        ids = [_encode(field_id, "field id") for field_id in values]
+        data = [_encode(value, "value") for value in values.values()]
+        count = len(ids)
+        check(lib.fw_form_reset_values(self._h, (c_char_p * count)(*ids), (c_char_p * count)(*data), count))
+        initials = dict(self._initials)
+        initials.update(values)
+        self._initials = initials
+
+    # ---- form-level state ----
+
+    def _info(self) -> Any:
+        info = _native.fw_form_info(_INFO_SIZE)
+        check(lib.fw_form_get_info(self._h, byref(info)))
+        return info
+
+    @property
+    def dirty(self) -> bool:
+        """Whether any field's value differs from its initial value."""
+        return bool(self._info().dirty)
+
+    @property
+    def dirty_fields(self) -> List[str]:
+        """The ids of the dirty fields, in registration order (one consistent read, as
+        :meth:`states`)."""
+        return [state.id for state in self.states() if state.dirty]
+
+    @property
+    def submit_count(self) -> int:
+        """Whole-form :meth:`validate` calls since the form was made or last reset (a group's
+        validate does not count)."""
+        return int(self._info().submit_count)
+
+    @property
+    def submit_failed(self) -> bool:
+        """The last whole-form :meth:`validate` answered false (cleared by :meth:`reset`)."""
+        return bool(self._info().submit_failed)
+
+    @property
+    def revision(self) -> int:
+        """A counter that goes up with every event that changes a field's observable state (or
+        the form's submit counters or modes): remember it after a redraw, then
+        :meth:`changed_since` names the fields to redraw next time."""
+        return int(self._info().revision)
+
+    def changed_since(self, revision: int) -> List[str]:
+        """The ids, in registration order, of the fields whose state changed after ``revision``
+        (a value of :attr:`revision`); adding a field counts as a change of it."""
+        if isinstance(revision, bool) or not isinstance(revision, int):
+            raise TypeError(f"revision must be an int, not {type(revision).__name__}")
+        if not 0 <= revision <= 0xFFFFFFFFFFFFFFFF:
+            raise InvalidArgumentError(f"revision {revision} is out of range (0 ... 2**64 - 1)",
+                                       _native.FW_ERR_INVALID_ARGUMENT)
+        handle = self._h
+        capacity = max(len(self), 1)
+        count = c_size_t(0)
+        for _ in range(8):
+            indices = (c_size_t * capacity)()
+            status = lib.fw_form_changed_since(handle, revision, indices, capacity, byref(count))
+            if status != _FW_ERR_BUFFER_TOO_SMALL:
+                break
+            capacity = max(count.value, capacity + 1)  # a field was added meanwhile
+        check(status)
+        total = count.value
+        ids = self._ids_upto(max(indices[:total], default=-1) + 1)
+        return [ids[index] for index in indices[:total]]
+
+    @property
+    def announcement(self) -> str:
+        """After a failed submit (:attr:`submit_failed`), the screen-reader announcement naming the
+        fields that fail now by label: ``"2 fields need attention: Email, Password"``; else ``""``."""
+        handle = self._h
+        return read_string(lambda buf, size, length: lib.fw_form_announcement(handle, buf, size, length))
 
     @property
     def match_limits(self) -> MatchLimits:
@@ -779,10 +1178,6 @@ class Form:
             raise InvalidArgumentError(f"time_limit {seconds!r} s is out of range (1e-06 ... 4294.967295)", 7)
         check(lib.fw_form_set_time_limit(self._h, micros))
 
-    def reset(self) -> None:
-        """Every value back to its initial value; every field idle, untouched and unfocused."""
-        check(lib.fw_form_reset(self._h))
-
     # ---- queries ----
 
     def state(self, field_id: str) -> FieldState:
@@ -807,25 +1202,7 @@ class Form:
             snapshot.size = _SNAPSHOT_SIZE  # a failed call leaves the members unspecified
             pool.append(scratch)
             _native.raise_for_status(status)
-        # _field_state(field_id, _unpack(snapshot), data, 0), inlined:
-        index, phase, validity, display, failing, touched, exceeded, message_length, shown_length, value_length = (
-            _unpack(snapshot)
-        )
-        shown = message_length + 1
-        value = shown + shown_length + 1
-        state = _tuple_new(FieldState, (
-            field_id,
-            data[value : value + value_length].decode() if value_length else "",
-            _PHASES[phase],
-            _VALIDITIES[validity],
-            data[:message_length].decode() if message_length else "",
-            _DISPLAYS[display],
-            data[shown : shown + shown_length].decode() if shown_length else "",
-            touched,
-            exceeded,
-            None if failing < 0 else failing,
-            index,
-        ))
+        state = _field_state(field_id, _unpack(snapshot), data, 0)
         pool.append(scratch)
         return state
 
@@ -884,7 +1261,7 @@ class Form:
         for index in range(total):
             members = _unpack(snapshots, index * _SNAPSHOT_SIZE)
             states.append(_field_state(ids[index], members, data, start))
-            start += members[7] + members[8] + members[9] + 3
+            start += members[10]  # the field's text_size
         return states
 
     def value(self, field_id: str) -> str:
@@ -952,6 +1329,15 @@ class Form:
         handle = self._h
         found = read_string(lambda buf, size, length: lib.fw_form_first_invalid(handle, buf, size, length))
         return found or None
+
+
+def _group_name(group: Any) -> bytes:
+    """A group name's bytes: a non-empty str."""
+    if not isinstance(group, str):
+        raise TypeError(f"a group name must be a str, not {type(group).__name__}")
+    if not group:
+        raise InvalidArgumentError("a group name must not be empty", _native.FW_ERR_INVALID_ARGUMENT)
+    return _encode(group, "group name")
 
 
 def _spec_text(spec: SpecSource) -> str:

@@ -1,7 +1,10 @@
 """Validation rules: immutable descriptions passed to :meth:`formwell.Form.add_field`.
 
-Rules run in the order given; the first failing rule's message is the field's message. Every rule
-takes ``message=`` to replace its default message.
+Rules run in the order given; the first failing rule's message is the field's message (in a form
+with ``errors="all"``, :attr:`formwell.FieldState.errors` lists every failing rule's message). Every
+rule takes ``message=`` to replace its default message, and ``hint=`` to replace its default
+accessibility hint (:attr:`formwell.FieldState.accessibility_hint`, surfaced while the field shows
+this rule's message as its error).
 
 =================  ================================================================
 rule               default message
@@ -14,6 +17,19 @@ rule               default message
 ``Regex(p)``       "Invalid format" (PCRE2, UTF mode, whole value must match)
 ``Matches(id)``    "Must match <label of id>" (the other field must be added earlier)
 ``Custom(f)``      the string ``f`` returns, else "Invalid value"
+=================  ================================================================
+
+=================  ================================================================
+rule               default accessibility hint
+=================  ================================================================
+``Required()``     "Enter a value"
+``Email()``        "Enter a valid email address"
+``Phone()``        "Enter a 10-digit phone number"
+``MinLength(n)``   "Enter at least n characters"
+``MaxLength(n)``   "Enter at most n characters"
+``Regex(p)``       "Enter a value in the expected format"
+``Matches(id)``    "Enter the same value as <label of id>"
+``Custom(f)``      "Correct this field"
 =================  ================================================================
 """
 
@@ -47,13 +63,15 @@ class Rule:
         raise NotImplementedError
 
 
-def _rule_struct(kind: int, message: Optional[str], text: Optional[bytes] = None, length: int = 0) -> "_native.fw_rule":
+def _rule_struct(kind: int, message: Optional[str], hint: Optional[str], text: Optional[bytes] = None,
+                 length: int = 0) -> "_native.fw_rule":
     rule = _native.fw_rule()
     rule.size = _RULE_SIZE
     rule.kind = kind
     rule.length = length
     rule.text = text
     rule.message = _encode_optional(message, "message")
+    rule.hint = _encode_optional(hint, "hint")
     return rule
 
 
@@ -88,9 +106,10 @@ class Required(Rule):
     """An empty value is invalid in the strict stage (blur, touch, submit); never while typing."""
 
     message: Optional[str] = None
+    hint: Optional[str] = None
 
     def _struct(self) -> "_native.fw_rule":
-        return _rule_struct(_native.FW_RULE_REQUIRED, self.message)
+        return _rule_struct(_native.FW_RULE_REQUIRED, self.message, self.hint)
 
 
 @dataclass(frozen=True)
@@ -98,9 +117,10 @@ class Email(Rule):
     """The whole value must look like an e-mail address (seed 02's pattern)."""
 
     message: Optional[str] = None
+    hint: Optional[str] = None
 
     def _struct(self) -> "_native.fw_rule":
-        return _rule_struct(_native.FW_RULE_EMAIL, self.message)
+        return _rule_struct(_native.FW_RULE_EMAIL, self.message, self.hint)
 
 
 @dataclass(frozen=True)
@@ -108,9 +128,10 @@ class Phone(Rule):
     """The value must be exactly 10 ASCII digits."""
 
     message: Optional[str] = None
+    hint: Optional[str] = None
 
     def _struct(self) -> "_native.fw_rule":
-        return _rule_struct(_native.FW_RULE_PHONE, self.message)
+        return _rule_struct(_native.FW_RULE_PHONE, self.message, self.hint)
 
 
 @dataclass(frozen=True)
@@ -119,12 +140,13 @@ class MinLength(Rule):
 
     length: int
     message: Optional[str] = None
+    hint: Optional[str] = None
 
     def __post_init__(self) -> None:
         _check_length(self.length, "MinLength")
 
     def _struct(self) -> "_native.fw_rule":
-        return _rule_struct(_native.FW_RULE_MIN_LENGTH, self.message, length=self.length)
+        return _rule_struct(_native.FW_RULE_MIN_LENGTH, self.message, self.hint, length=self.length)
 
 
 @dataclass(frozen=True)
@@ -133,12 +155,13 @@ class MaxLength(Rule):
 
     length: int
     message: Optional[str] = None
+    hint: Optional[str] = None
 
     def __post_init__(self) -> None:
         _check_length(self.length, "MaxLength")
 
     def _struct(self) -> "_native.fw_rule":
-        return _rule_struct(_native.FW_RULE_MAX_LENGTH, self.message, length=self.length)
+        return _rule_struct(_native.FW_RULE_MAX_LENGTH, self.message, self.hint, length=self.length)
 
 
 @dataclass(frozen=True)
@@ -151,9 +174,10 @@ class Regex(Rule):
 
     pattern: str
     message: Optional[str] = None
+    hint: Optional[str] = None
 
     def _struct(self) -> "_native.fw_rule":
-        return _rule_struct(_native.FW_RULE_REGEX, self.message, text=_encode(self.pattern, "pattern"))
+        return _rule_struct(_native.FW_RULE_REGEX, self.message, self.hint, text=_encode(self.pattern, "pattern"))
 
 
 @dataclass(frozen=True)
@@ -163,9 +187,10 @@ class Matches(Rule):
 
     field_id: str
     message: Optional[str] = None
+    hint: Optional[str] = None
 
     def _struct(self) -> "_native.fw_rule":
-        return _rule_struct(_native.FW_RULE_MATCHES, self.message, text=_encode(self.field_id, "Matches field_id"))
+        return _rule_struct(_native.FW_RULE_MATCHES, self.message, self.hint, text=_encode(self.field_id, "Matches field_id"))
 
 
 # ---- custom validators ----
@@ -259,6 +284,7 @@ class Custom(Rule):
 
     validate: Validator
     message: Optional[str] = None
+    hint: Optional[str] = None
 
     def __post_init__(self) -> None:
         if not callable(self.validate):
@@ -272,7 +298,7 @@ class Custom(Rule):
         destroy function when the form is freed), or call :func:`_release_context` with
         ``struct.context`` when the call fails or is never made.
         """
-        rule = _rule_struct(_native.FW_RULE_CUSTOM, self.message)
+        rule = _rule_struct(_native.FW_RULE_CUSTOM, self.message, self.hint)
         rule.validate = _VALIDATE_FN
         rule.destroy = _DESTROY_FN
         rule.context = _new_context(self.validate)

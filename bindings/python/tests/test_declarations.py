@@ -40,6 +40,9 @@ C_TYPES = {
     "int32_t *": ctypes.POINTER(ctypes.c_int32),
     "const struct ArrowSchema *": ctypes.POINTER(_native.ArrowSchema),
     "const struct ArrowArray *": ctypes.POINTER(_native.ArrowArray),
+    "uint64_t": ctypes.c_uint64,
+    "fw_form_info *": ctypes.POINTER(_native.fw_form_info),
+    "const char * const *": ctypes.POINTER(ctypes.c_char_p),
 }
 
 
@@ -118,6 +121,7 @@ def test_enum_values_match_header():
 # C member type in the header -> the ctypes types a Structure member may use for it.
 MEMBER_TYPES = {
     "size_t": (ctypes.c_size_t,),
+    "uint64_t": (ctypes.c_uint64,),
     "int32_t": (ctypes.c_int32,),
     "bool": (ctypes.c_bool,),
     "const char *": (ctypes.c_char_p, ctypes.c_void_p),
@@ -140,7 +144,7 @@ def header_struct(name):
     return members
 
 
-@pytest.mark.parametrize("name", ["fw_snapshot", "fw_rule", "fw_column"])
+@pytest.mark.parametrize("name", ["fw_snapshot", "fw_rule", "fw_column", "fw_form_info"])
 def test_structs_match_header(name):
     members = header_struct(name)
     structure = getattr(_native, name)
@@ -150,37 +154,57 @@ def test_structs_match_header(name):
 
 
 def test_snapshot_reader_matches_the_struct():
-    """_native.SNAPSHOT (struct module) reads the same members ctypes does."""
-    snapshot = _native.fw_snapshot(size=ctypes.sizeof(_native.fw_snapshot), index=7, phase=1, validity=2,
-                                   display=1, failing_rule=-1, touched=True, limit_exceeded=False,
-                                   message_length=11, display_message_length=12, value_length=13)
-    assert _native.SNAPSHOT.unpack_from(snapshot) == (7, 1, 2, 1, -1, True, False, 11, 12, 13)
+    """_native.SNAPSHOT (struct module) reads the same members ctypes does (the pointers skipped)."""
+    members = dict(index=7, phase=1, validity=2, display=1, failing_rule=-1, touched=True, limit_exceeded=False,
+                   message_length=11, display_message_length=12, value_length=13, text_size=99,
+                   visited=True, dirty=False, modified_since_submit=True, external_error=False, label_raised=True,
+                   emphasized=False, mode=3, tint=2, revision=2**40 + 5, error_count=2, label_length=14,
+                   initial_length=15, hint_length=16, errors_size=17)
+    snapshot = _native.fw_snapshot(size=ctypes.sizeof(_native.fw_snapshot), message=1, display_message=2, value=3,
+                                   label=4, initial=5, hint=6, errors=7, **members)
+    assert _native.SNAPSHOT.unpack_from(snapshot) == tuple(members.values())
     array = (_native.fw_snapshot * 2)()
     array[1] = snapshot
-    assert _native.SNAPSHOT.unpack_from(array, ctypes.sizeof(_native.fw_snapshot)) == (7, 1, 2, 1, -1, True, False,
-                                                                                      11, 12, 13)
+    assert _native.SNAPSHOT.unpack_from(array, ctypes.sizeof(_native.fw_snapshot)) == tuple(members.values())
 
 
 def test_snapshot_texts_follow_each_other():
     """The binding slices the texts out of the buffer by their lengths (message, display message,
-    value, each NUL-terminated, one after the other): the library's pointers must agree."""
+    value, label, initial value, hint, each NUL-terminated, then the error messages, each
+    NUL-terminated, and one more NUL, one after the other), and finds each field's texts in fw_form_snapshots' buffer
+    by the text_size of the fields before it: the library's pointers must agree."""
     import formwell
 
+    # The error list ends with one more NUL (an empty list reads as "").
+    first_texts = (b"too short\0too short\0abc\0" + b"a\0" + b"abc\0" + b"Enter at least 5 characters\0"
+                   + b"too short\0" + b"\0")
+    second_texts = b"This field is required\0" * 2 + b"\0" + b"Bee\0" + b"\0" + b"Enter a value\0" + \
+        b"This field is required\0" + b"\0"
     with formwell.Form() as form:
         form.add_field("a", [formwell.Required(), formwell.MinLength(5, message="too short")], initial="abc")
-        form.add_field("b", [formwell.Required()])
+        form.add_field("b", [formwell.Required()], label="Bee")
+        form.add_field("c", initial="ok")
         form.touch_all()
         buf = ctypes.create_string_buffer(256)
         base = ctypes.addressof(buf)
         snapshot = _native.fw_snapshot(size=ctypes.sizeof(_native.fw_snapshot))
         _native.check(_native.lib.fw_field_snapshot_at(form._h, 0, snapshot, buf, 256))
-        assert (snapshot.message - base, snapshot.display_message - base, snapshot.value - base) == (0, 10, 20)
-        assert buf.raw[:snapshot.text_size] == b"too short\0too short\0abc\0"
-        snapshots = (_native.fw_snapshot * 2)(*[_native.fw_snapshot(size=ctypes.sizeof(_native.fw_snapshot))] * 2)
+        offsets = tuple(getattr(snapshot, name) - base for name in
+                        ("message", "display_message", "value", "label", "initial", "hint", "errors"))
+        assert offsets == (0, 10, 20, 24, 26, 30, 58)
+        assert (snapshot.error_count, snapshot.errors_size, snapshot.text_size) == (1, 10, 69)
+        assert buf.raw[:snapshot.text_size] == first_texts
+        snapshots = (_native.fw_snapshot * 3)(*[_native.fw_snapshot(size=ctypes.sizeof(_native.fw_snapshot))] * 3)
         count, needed = ctypes.c_size_t(), ctypes.c_size_t()
-        _native.check(_native.lib.fw_form_snapshots(form._h, snapshots, 2, ctypes.byref(count), buf, 256,
+        _native.check(_native.lib.fw_form_snapshots(form._h, snapshots, 3, ctypes.byref(count), buf, 256,
                                                     ctypes.byref(needed)))
-        first_size = snapshots[0].text_size
+        first_size, second_size = snapshots[0].text_size, snapshots[1].text_size
+        assert (first_size, second_size) == (len(first_texts), len(second_texts))
         assert snapshots[1].message - base == first_size
-        assert needed.value == first_size + snapshots[1].text_size
-        assert buf.raw[:needed.value] == b"too short\0too short\0abc\0" + b"This field is required\0" * 2 + b"\0"
+        assert snapshots[2].message - base == first_size + second_size
+        # A valid field: empty texts but its value, label (the id) and initial value; no errors.
+        third_texts = b"\0\0ok\0c\0ok\0\0" + b"\0"
+        assert (snapshots[2].error_count, snapshots[2].errors_size) == (0, 0)
+        assert needed.value == first_size + second_size + snapshots[2].text_size == len(first_texts + second_texts
+                                                                                        + third_texts)
+        assert buf.raw[:needed.value] == first_texts + second_texts + third_texts

@@ -35,7 +35,7 @@ from formwell import (
 )
 from formwell._native import lib
 
-from test_conformance import VALIDATORS, VECTORS, apply
+from test_conformance import VALIDATORS, VECTORS, apply, error_class
 from test_seed_forms import login_form, profile_form, registration_form
 
 
@@ -85,7 +85,13 @@ def check_form(form, where=""):
         got = {name: getattr(state, name) for name in old_state(form, field_id)}
         assert got == old_state(form, field_id), f"{where}: {field_id}"
         assert state.index == index, where
-        assert (state.failing_rule is None) == (state.validity is not Validity.INVALID), f"{where}: {state}"
+        # An external error (set_error) is an invalid verdict that comes from no rule.
+        assert (state.failing_rule is None) == (state.validity is not Validity.INVALID or state.external_error), \
+            f"{where}: {state}"
+        if state.validity is Validity.INVALID:  # errors: the validity's messages, message first
+            assert state.errors[0] == state.message, f"{where}: {state}"
+        else:
+            assert state.errors == [], f"{where}: {state}"
         assert state.error == (state.display_message if state.display is Display.ERROR else None)
         assert states[index] == state, f"{where}: states()[{index}]"
 
@@ -100,7 +106,11 @@ def test_state_equals_per_property_reads_over_the_conformance_vectors(path):
     with Form.from_spec(vector["spec"], validators=VALIDATORS) as form:
         check_form(form, "initial")
         for number, step in enumerate(vector["steps"]):
-            apply(form, step, f"step {number}")
+            if "error" in step:  # a step that must fail (and change nothing)
+                with pytest.raises(error_class(step["error"])):
+                    apply(form, step, f"step {number}")
+            else:
+                apply(form, step, f"step {number}")
             check_form(form, f"step {number} {step}")
 
 
@@ -305,7 +315,10 @@ def test_field_state_is_a_frozen_value(form):
         "FieldState(id='a', value='', phase=<Phase.INACTIVE: 2>, validity=<Validity.INVALID: 2>, "
         "message='This field is required', display=<Display.ERROR: 2>, "
         "display_message='This field is required', touched=True, limit_exceeded=False, "
-        "failing_rule=0, index=0)"
+        "failing_rule=0, index=0, visited=False, dirty=False, initial='', modified_since_submit=False, "
+        "external_error=False, errors=['This field is required'], mode=<Mode.TWO_STAGE: 'two_stage'>, "
+        f"tint=<Tint.ERROR: 2>, label_raised=True, emphasized=False, label='a', accessibility_hint='Enter a value', "
+        f"revision={state.revision})"
     )
     assert state.error == "This field is required"
     assert pickle.loads(pickle.dumps(state)) == state
@@ -320,7 +333,9 @@ def test_field_state_works_with_the_dataclasses_module(form):
     assert dataclasses.is_dataclass(state)
     assert [f.name for f in dataclasses.fields(state)] == [
         "id", "value", "phase", "validity", "message", "display", "display_message", "touched",
-        "limit_exceeded", "failing_rule", "index"]
+        "limit_exceeded", "failing_rule", "index",
+        "visited", "dirty", "initial", "modified_since_submit", "external_error", "errors", "mode", "tint",
+        "label_raised", "emphasized", "label", "accessibility_hint", "revision"]
     assert dataclasses.asdict(state)["value"] == "v"
     changed = dataclasses.replace(state, value="w")
     assert isinstance(changed, FieldState) and changed.value == "w" and changed.id == "a"
@@ -329,7 +344,12 @@ def test_field_state_works_with_the_dataclasses_module(form):
     built = FieldState(id="a", value="v", phase=Phase.IDLE, validity=Validity.EMPTY, message="",
                        display=Display.NONE, display_message="", touched=False)
     assert (built.limit_exceeded, built.failing_rule, built.index) == (False, None, None)
-    assert built == dataclasses.replace(state, index=None)
+    # ... and so do issue 11's members (the label falls back to the id).
+    assert (built.visited, built.dirty, built.initial, built.errors, built.mode, built.tint, built.label,
+            built.revision) == (False, False, "", [], formwell.Mode.TWO_STAGE, formwell.Tint.NEUTRAL, "a", 0)
+    # A state read from a form: idle with a value, so its label is raised; "v" is its initial value.
+    assert (state.label_raised, state.initial, state.label) == (True, "v", "a")
+    assert built == dataclasses.replace(state, index=None, initial="", label_raised=False, revision=0)
 
 
 # ---- match limits ----
@@ -571,7 +591,9 @@ def test_index_calls_refuse_an_index_past_the_fields():
             assert call() == _native.FW_ERR_INVALID_ARGUMENT
         # No texts asked for: the members only, and the call succeeds.
         _native.check(lib.fw_field_update_at(handle, 0, b"abc", snapshot, None, 0))
-        assert (snapshot.value_length, snapshot.value, snapshot.text_size) == (3, None, 6)
+        # text_size: message, display message, value "abc", label "a", initial, hint, each with its NUL,
+        # and the empty error list's NUL (3 + 4 + 2 + 1 + 1 = 11).
+        assert (snapshot.value_length, snapshot.value, snapshot.text_size) == (3, None, 11)
         # A snapshot declaring a size smaller than the struct is refused.
         snapshot.size = 8
         assert lib.fw_field_snapshot_at(handle, 0, snapshot, None, 0) == _native.FW_ERR_INVALID_ARGUMENT
