@@ -1,5 +1,12 @@
 """Runs the shared conformance vectors (Tests/Conformance/*.json) through the Python binding; the Swift
-tests, the C runner and the command-line tool run the same files (Tests/Conformance/README.md)."""
+tests, the C runner and the command-line tool run the same files (Tests/Conformance/README.md).
+
+Vectors 11-19's additions are read too: the events set_error, clear_error, clear_errors,
+remove_field, validate / touch_all with a group and reset with values; steps that must fail
+(``"error"``: the exception class of that status, and the form exactly as before); the per-field keys
+errors, tint, label_raised, emphasized, hint, visited, dirty, modified_since_submit, external_error
+(compared when present) and the form keys dirty_fields, submit_count, submit_failed, announcement,
+valid_in, first_invalid_in and changed (changed_since the revision before the step)."""
 
 import glob
 import json
@@ -7,7 +14,8 @@ import os
 
 import pytest
 
-from formwell import Form
+import formwell
+from formwell import Form, _native
 
 from conftest import REPO_ROOT
 
@@ -15,18 +23,36 @@ VECTORS = sorted(glob.glob(os.path.join(REPO_ROOT, "Tests", "Conformance", "*.js
 VALIDATORS = {"starts_with_plus": lambda v: None if v.startswith("+") else "Number must start with '+'"}
 
 
-def observed(form, field_id, want):
-    s = form.state(field_id)
+#: Per-field keys a vector may give besides the six base keys (compared when present), and how
+#: the Python binding reads each from a FieldState.
+OPTIONAL_FIELD_KEYS = {
+    "failing_rule": lambda s: s.failing_rule,
+    "errors": lambda s: s.errors,
+    "tint": lambda s: s.tint.name.lower(),
+    "label_raised": lambda s: s.label_raised,
+    "emphasized": lambda s: s.emphasized,
+    "hint": lambda s: s.accessibility_hint,
+    "visited": lambda s: s.visited,
+    "dirty": lambda s: s.dirty,
+    "modified_since_submit": lambda s: s.modified_since_submit,
+    "external_error": lambda s: s.external_error,
+}
+
+
+def observed(state, want):
     seen = {
-        "phase": s.phase.name.lower(),
-        "validity": s.validity.name.lower(),
-        "message": s.message,
-        "display": s.display.name.lower(),
-        "display_message": s.display_message,
-        "touched": s.touched,
+        "phase": state.phase.name.lower(),
+        "validity": state.validity.name.lower(),
+        "message": state.message,
+        "display": state.display.name.lower(),
+        "display_message": state.display_message,
+        "touched": state.touched,
     }
-    if "failing_rule" in want:  # optional in a vector
-        seen["failing_rule"] = s.failing_rule
+    for key, read in OPTIONAL_FIELD_KEYS.items():
+        if key in want:
+            seen[key] = read(state)
+    unknown = set(want) - set(seen)
+    assert not unknown, f"unknown per-field keys {sorted(unknown)}"
     return seen
 
 
@@ -41,13 +67,62 @@ def apply(form, step, where):
     elif event in ("type", "set_value"):
         form.set_value(field, step["value"])
     elif event == "touch_all":
-        form.touch_all()
+        form.touch_all(group=step.get("group"))
     elif event == "validate":
-        assert form.validate() is step["returns"], f"{where}: validate()"
+        returned = form.validate(group=step.get("group"))
+        if "error" not in step:
+            assert returned is step["returns"], f"{where}: validate()"
     elif event == "reset":
-        form.reset()
+        form.reset(values=step.get("values"))
+    elif event == "set_error":
+        form.set_error(field, step["message"])
+    elif event == "clear_error":
+        form.clear_error(field)
+    elif event == "clear_errors":
+        form.clear_errors()
+    elif event == "remove_field":
+        form.remove_field(field)
     else:
         pytest.fail(f"{where}: unknown event {event!r}")
+
+
+def error_class(name):
+    """The exception class of a step's ``"error"`` (a status name: ``invalid_argument`` is
+    FW_ERR_INVALID_ARGUMENT, raised as InvalidArgumentError)."""
+    code = getattr(_native, f"FW_ERR_{name.upper()}")
+    return formwell.errors.ERRORS[code]
+
+
+def whole_state(form):
+    return (form.field_ids, form.states(), form.is_valid, form.first_invalid, form.revision, form.submit_count,
+            form.submit_failed, form.announcement)
+
+
+def check_expectations(form, expected, where, revision_before):
+    assert set(expected["fields"]) == set(form.field_ids), f"{where}: expect.fields must list every field"
+    states = {state.id: state for state in form.states()}
+    for field_id, want in expected["fields"].items():
+        assert observed(states[field_id], want) == want, f"{where}: field {field_id!r}"
+    assert form.is_valid is expected["valid"], f"{where}: valid"
+    assert form.first_invalid == expected["first_invalid"], f"{where}: first_invalid"
+    known = {"fields", "valid", "first_invalid", "dirty_fields", "submit_count", "submit_failed", "announcement",
+             "valid_in", "first_invalid_in", "changed"}
+    assert not set(expected) - known, f"{where}: unknown form keys {sorted(set(expected) - known)}"
+    if "dirty_fields" in expected:
+        assert form.dirty_fields == expected["dirty_fields"], f"{where}: dirty_fields"
+        assert form.dirty is bool(expected["dirty_fields"]), f"{where}: dirty"
+    if "submit_count" in expected:
+        assert form.submit_count == expected["submit_count"], f"{where}: submit_count"
+    if "submit_failed" in expected:
+        assert form.submit_failed is expected["submit_failed"], f"{where}: submit_failed"
+    if "announcement" in expected:
+        assert form.announcement == expected["announcement"], f"{where}: announcement"
+    for group, valid in expected.get("valid_in", {}).items():
+        assert form.is_valid_in(group) is valid, f"{where}: valid_in[{group!r}]"
+    for group, first in expected.get("first_invalid_in", {}).items():
+        assert form.first_invalid_in(group) == first, f"{where}: first_invalid_in[{group!r}]"
+    if "changed" in expected:
+        assert form.changed_since(revision_before) == expected["changed"], f"{where}: changed"
 
 
 def test_there_are_vectors():
@@ -62,13 +137,15 @@ def test_vector(path):
     with Form.from_spec(vector["spec"], validators=VALIDATORS) as form:
         for index, step in enumerate(vector["steps"]):
             where = f"{name} step {index} ({step['event']} {step.get('field', '')})"
-            apply(form, step, where)
-            expected = step["expect"]
-            assert set(expected["fields"]) == set(form.field_ids), f"{where}: expect.fields must list every field"
-            for field_id, want in expected["fields"].items():
-                assert observed(form, field_id, want) == want, f"{where}: field {field_id!r}"
-            assert form.is_valid is expected["valid"], f"{where}: valid"
-            assert form.first_invalid == expected["first_invalid"], f"{where}: first_invalid"
+            revision = form.revision
+            if "error" in step:
+                before = whole_state(form)
+                with pytest.raises(error_class(step["error"])):
+                    apply(form, step, where)
+                assert whole_state(form) == before, f"{where}: a failed event changed the form"
+            else:
+                apply(form, step, where)
+            check_expectations(form, step["expect"], where, revision)
     for index, record in enumerate(vector.get("records", [])):
         with Form.from_spec(vector["spec"], validators=VALIDATORS) as form:
             for field_id, value in record["values"].items():
