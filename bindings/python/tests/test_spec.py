@@ -71,7 +71,7 @@ def test_a_bad_spec_names_the_path_and_loads_nothing():
     [
         ({"formwell": 2, "fields": []}, "formwell: unsupported spec version 2 (this library reads 1)"),
         ({"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "email", "mesage": "x"}]}]},
-         "fields[0].rules[0].mesage: unknown key (expected one of: message, rule)"),
+         "fields[0].rules[0].mesage: unknown key (expected one of: hint, message, rule)"),
         ({"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "custom", "name": "nope"}]}]},
          "fields[0].rules[0].name: no validator named 'nope' is defined"),
     ],

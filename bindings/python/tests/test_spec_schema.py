@@ -46,9 +46,52 @@ def test_shipped_specs_validate(name, spec):
         {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "min_length", "length": -1}]}]},
         {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "regex"}]}]},
         {"formwell": 1, "fields": [{"id": "a", "extra": 1}]},
+        # issue 11's keys: modes, error mode, groups, hints
+        {"formwell": 1, "mode": "on_focus", "fields": []},
+        {"formwell": 1, "errors": "every", "fields": []},
+        {"formwell": 1, "fields": [{"id": "a", "mode": "onBlur"}]},
+        {"formwell": 1, "fields": [{"id": "a", "groups": "account"}]},
+        {"formwell": 1, "fields": [{"id": "a", "groups": [""]}]},
+        {"formwell": 1, "fields": [{"id": "a", "groups": [1]}]},
+        {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "email", "hint": 3}]}]},
+        {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "email", "hnit": "typo"}]}]},
     ],
 )
 def test_shape_errors_are_refused_by_both(spec):
     assert not VALIDATOR.is_valid(spec)
     with pytest.raises(InvalidSpecError):
         Form.from_spec(spec)
+
+
+ISSUE_11_SPEC = {
+    "formwell": 1,
+    "mode": "on_touched",
+    "errors": "all",
+    "fields": [
+        {"id": "email", "label": "Email", "groups": ["account"], "mode": "on_blur",
+         "rules": [{"rule": "required", "hint": "Type your email"}, {"rule": "email"}]},
+        {"id": "password", "groups": ["account", "security"], "mode": None,
+         "rules": [{"rule": "min_length", "length": 8, "message": "Too short", "hint": "Use 8 characters"},
+                   {"rule": "regex", "pattern": ".*[0-9].*", "hint": None}]},
+        {"id": "confirm", "groups": None, "rules": [{"rule": "matches", "field": "password", "hint": "Repeat it"}]},
+    ],
+}
+
+
+@pytest.mark.parametrize("mode", ["two_stage", "on_change", "on_blur", "on_touched", "on_submit"])
+def test_every_mode_is_accepted_by_both(mode):
+    spec = {"formwell": 1, "mode": mode, "errors": "first", "fields": [{"id": "a", "mode": mode}]}
+    VALIDATOR.validate(spec)
+    with Form.from_spec(spec) as form:
+        assert form.mode == mode and form.state("a").mode == mode
+
+
+def test_modes_groups_and_hints_are_accepted_by_both_and_exported_valid():
+    VALIDATOR.validate(ISSUE_11_SPEC)
+    with Form.from_spec(ISSUE_11_SPEC) as form:
+        exported = form.to_spec()
+        VALIDATOR.validate(exported)
+    assert exported["mode"] == "on_touched" and exported["errors"] == "all"
+    assert exported["fields"][0]["groups"] == ["account"] and exported["fields"][0]["mode"] == "on_blur"
+    assert exported["fields"][0]["rules"][0] == {"rule": "required", "hint": "Type your email"}
+    assert exported["fields"][1]["groups"] == ["account", "security"] and "mode" not in exported["fields"][1]
