@@ -45,6 +45,13 @@ static int arrow_releases = 0;
 static void arrow_schema_release(struct ArrowSchema *schema) { (void)schema; arrow_releases++; }
 static void arrow_array_release(struct ArrowArray *array) { (void)array; arrow_releases++; }
 
+static int all_bytes_equal(const void *memory, size_t size, unsigned char byte) {
+    const unsigned char *p = (const unsigned char *)memory;
+    size_t i;
+    for (i = 0; i < size; i++) if (p[i] != byte) return 0;
+    return 1;
+}
+
 /* Every function that takes a form handle, called with `form`; each must answer `expected`. */
 static void every_function(fw_form *form, fw_status expected) {
     char buf[64];
@@ -157,6 +164,39 @@ static void every_function(fw_form *form, fw_status expected) {
         CHECK_STR(buf, "");
         CHECK(arrow_releases == 0);
     }
+    /* Modes, groups, external errors, live changes, change tracking (valid arguments otherwise). */
+    {
+        fw_form_info form_info;
+        size_t indices[2];
+        const char *ids[1] = {"f"}, *values[1] = {"v"};
+        memset(&form_info, 0x5A, sizeof form_info);
+        form_info.size = sizeof form_info;
+        CASE(fw_form_set_mode(form, FW_MODE_ON_BLUR), expected);
+        CASE(fw_field_set_mode(form, "f", FW_MODE_FORM), expected);
+        CASE(fw_form_set_error_mode(form, FW_ERRORS_ALL), expected);
+        CASE(fw_field_add_group(form, "f", "g"), expected);
+        CASE(fw_form_validate_group(form, "g", &flag), expected);
+        CASE(fw_form_validate_group(form, NULL, &flag), expected);
+        CASE(fw_form_touch_all_group(form, "g"), expected);
+        CASE(fw_form_touch_all_group(form, NULL), expected);
+        CASE(fw_form_is_valid_group(form, "g", &flag), expected);
+        strcpy(buf, "stale");
+        CASE(fw_form_first_invalid_group(form, "g", buf, sizeof buf, &n), expected);
+        CHECK_STR(buf, "");
+        CASE(fw_field_set_error(form, "f", "m"), expected);
+        CASE(fw_field_clear_error(form, "f"), expected);
+        CASE(fw_form_clear_errors(form), expected);
+        CASE(fw_form_remove_field(form, "f"), expected);
+        CASE(fw_form_reset_values(form, ids, values, 1), expected);
+        CASE(fw_form_reset_values(form, NULL, NULL, 0), expected);
+        CASE(fw_form_get_info(form, &form_info), expected);
+        CHECK(all_bytes_equal((const char *)&form_info + sizeof(size_t), sizeof form_info - sizeof(size_t), 0x5A));
+        CASE(fw_form_changed_since(form, 0, indices, 2, &n), expected);
+        CASE(fw_form_changed_since(form, 0, NULL, 0, &n), expected);
+        strcpy(buf, "stale");
+        CASE(fw_form_announcement(form, buf, sizeof buf, &n), expected);
+        CHECK_STR(buf, "");
+    }
     CASE(fw_field_value(form, "f", buf, sizeof buf, &n), expected);
     CHECK_STR(buf, ""); /* failed string calls leave "" in the buffer, never stale text */
 }
@@ -229,6 +269,8 @@ static void null_arguments(fw_form *form) {
     CASE(fw_field_value(form, "x", NULL, 10, NULL), FW_ERR_NULL_ARGUMENT);
     CASE(fw_last_error_message(NULL, 5, NULL), FW_ERR_NULL_ARGUMENT);
     CASE(fw_field_value(form, "x", NULL, 0, NULL), FW_OK); /* a size query without a length is legal */
+    CASE(fw_form_first_invalid_group(form, NULL, NULL, 0, NULL), FW_OK);
+    CASE(fw_form_announcement(form, NULL, 0, NULL), FW_OK);
     {
         struct ArrowSchema schema;
         struct ArrowArray array;
@@ -481,10 +523,24 @@ static char *fingerprint(fw_form *form) {
     size_t count = 0, i, used = 0, size;
     char *out, texts[4096];
     if (fw_form_field_count(form, &count) != FW_OK) return NULL;
-    size = 64 + count * (sizeof texts + 256);
+    size = 512 + count * (sizeof texts + 512);
     out = malloc(size);
     if (!out) return NULL;
     used += (size_t)snprintf(out, size, "%zu fields\n", count);
+    {
+        /* The form's own state, its revision included: a refused call changes nothing observable. */
+        fw_form_info info;
+        char announcement[256];
+        size_t announcement_length = 0;
+        memset(&info, 0, sizeof info);
+        info.size = sizeof info;
+        fw_status status = fw_form_get_info(form, &info);
+        fw_status said = fw_form_announcement(form, announcement, sizeof announcement, &announcement_length);
+        used += (size_t)snprintf(out + used, size - used, "info %d: %zu %zu %llu %d %d %d %d %d; announcement %d %zu\n",
+                                 (int)status, info.field_count, info.dirty_count, (unsigned long long)info.revision,
+                                 (int)info.submit_count, (int)info.submit_failed, (int)info.dirty, (int)info.mode,
+                                 (int)info.error_mode, (int)said, announcement_length);
+    }
     for (i = 0; i < count; i++) {
         fw_snapshot snap;
         fw_status status;
@@ -496,6 +552,14 @@ static char *fingerprint(fw_form *form) {
                                  snap.message_length, snap.display_message_length, snap.value_length, snap.text_size,
                                  status == FW_OK ? snap.message : "-", status == FW_OK ? snap.display_message : "-",
                                  status == FW_OK ? snap.value : "-");
+        used += (size_t)snprintf(out + used, size - used,
+                                 "   %d %d %d %d %d %d %d %d %llu %zu %zu %zu %zu %zu [%s] [%s] [%s] [%s]\n",
+                                 (int)snap.visited, (int)snap.dirty, (int)snap.modified_since_submit,
+                                 (int)snap.external_error, (int)snap.label_raised, (int)snap.emphasized, (int)snap.mode,
+                                 (int)snap.tint, (unsigned long long)snap.revision, snap.error_count, snap.label_length,
+                                 snap.initial_length, snap.hint_length, snap.errors_size,
+                                 status == FW_OK ? snap.label : "-", status == FW_OK ? snap.initial : "-",
+                                 status == FW_OK ? snap.hint : "-", status == FW_OK ? snap.errors : "-");
     }
     return out;
 }
@@ -703,6 +767,125 @@ static void new_functions(fw_form *target) {
     CHECK_OK(fw_form_field_count(target, &count));
     CHECK(count == fields);
     CHECK_STATUS(fw_form_field_index(target, "n", &n), FW_ERR_UNKNOWN_FIELD);
+    CHECK_OK(fw_field_value(target, "x", buf, sizeof buf, NULL));
+    CHECK_STR(buf, "kept");
+}
+
+/* The issue 11 functions (modes, groups, external errors, remove_field, reset_values, get_info,
+   changed_since, announcement) refusing NULLs, bad numbers, malformed UTF-8, unknown fields and
+   groups, bad struct sizes: each with its exact status, and none changing anything observable (the
+   fingerprint holds the form's info and revision, and every field's second-version members). */
+static void issue11_functions(fw_form *target) {
+    static const struct { const char *bytes; int64_t offset; } bad[] = {
+        {"\x80", 0}, {"ok\xC0\xAF", 2}, {"\xED\xA0\x80", 0}, {"abc\xF4\x90\x80\x80", 3}, {"x\xFE", 1},
+    };
+    static const int32_t bad_modes[] = {-2, 5, 100, INT32_MIN, INT32_MAX};
+    static const int32_t bad_error_modes[] = {-1, 2, INT32_MIN, INT32_MAX};
+    const char *ids[2] = {"x", "x"}, *values[2] = {"a", "b"}, *null_id[1] = {NULL}, *null_value[1] = {NULL};
+    const char *one_id[1] = {"x"}, *one_value[1] = {"v"}, *unknown[1] = {"nope"};
+    size_t k, n = 0, indices[4];
+    bool flag = false;
+    char buf[64];
+    union {
+        fw_form_info info;
+        unsigned char bytes[sizeof(fw_form_info) + 16];
+    } memory;
+    fw_form_info *info = &memory.info;
+
+    /* Bad mode values. */
+    for (k = 0; k < sizeof bad_modes / sizeof bad_modes[0]; k++) {
+        HCASE(target, fw_form_set_mode(target, bad_modes[k]), FW_ERR_INVALID_ARGUMENT);
+        HCASE(target, fw_field_set_mode(target, "x", bad_modes[k]), FW_ERR_INVALID_ARGUMENT);
+    }
+    HCASE(target, fw_form_set_mode(target, FW_MODE_FORM), FW_ERR_INVALID_ARGUMENT); /* fields only */
+    for (k = 0; k < sizeof bad_error_modes / sizeof bad_error_modes[0]; k++) {
+        HCASE(target, fw_form_set_error_mode(target, bad_error_modes[k]), FW_ERR_INVALID_ARGUMENT);
+    }
+
+    /* NULL ids, strings and out-parameters. */
+    HCASE(target, fw_field_set_mode(target, NULL, FW_MODE_ON_BLUR), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_field_add_group(target, NULL, "g"), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_field_add_group(target, "x", NULL), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_validate_group(target, "g", NULL), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_validate_group(target, NULL, NULL), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_is_valid_group(target, NULL, NULL), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_first_invalid_group(target, NULL, NULL, 10, NULL), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_field_set_error(target, NULL, "m"), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_field_set_error(target, "x", NULL), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_field_clear_error(target, NULL), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_remove_field(target, NULL), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_reset_values(target, NULL, one_value, 1), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_reset_values(target, one_id, NULL, 1), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_reset_values(target, null_id, one_value, 1), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_reset_values(target, one_id, null_value, 1), FW_ERR_NULL_ARGUMENT);
+    /* A huge count is read element by element: the first NULL stops it. */
+    HCASE(target, fw_form_reset_values(target, null_id, null_value, SIZE_MAX), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_get_info(target, NULL), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_changed_since(target, 0, indices, 4, NULL), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_changed_since(target, 0, NULL, 4, &n), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_announcement(target, NULL, 10, NULL), FW_ERR_NULL_ARGUMENT);
+
+    /* Malformed UTF-8 in every string parameter. */
+    for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        const char *bad_ids[1], *bad_values[1];
+        bad_ids[0] = bad[k].bytes;
+        bad_values[0] = bad[k].bytes;
+        HCASE_AT(target, fw_field_set_mode(target, bad[k].bytes, FW_MODE_ON_BLUR), FW_ERR_INVALID_UTF8, bad[k].offset);
+        HCASE_AT(target, fw_field_add_group(target, bad[k].bytes, "g"), FW_ERR_INVALID_UTF8, bad[k].offset);
+        HCASE_AT(target, fw_field_add_group(target, "x", bad[k].bytes), FW_ERR_INVALID_UTF8, bad[k].offset);
+        HCASE_AT(target, fw_form_validate_group(target, bad[k].bytes, &flag), FW_ERR_INVALID_UTF8, bad[k].offset);
+        HCASE_AT(target, fw_form_touch_all_group(target, bad[k].bytes), FW_ERR_INVALID_UTF8, bad[k].offset);
+        HCASE_AT(target, fw_form_is_valid_group(target, bad[k].bytes, &flag), FW_ERR_INVALID_UTF8, bad[k].offset);
+        strcpy(buf, "stale");
+        HCASE_AT(target, fw_form_first_invalid_group(target, bad[k].bytes, buf, sizeof buf, &n), FW_ERR_INVALID_UTF8,
+                 bad[k].offset);
+        CHECK_STR(buf, "");
+        HCASE_AT(target, fw_field_set_error(target, bad[k].bytes, "m"), FW_ERR_INVALID_UTF8, bad[k].offset);
+        HCASE_AT(target, fw_field_set_error(target, "x", bad[k].bytes), FW_ERR_INVALID_UTF8, bad[k].offset);
+        HCASE_AT(target, fw_field_clear_error(target, bad[k].bytes), FW_ERR_INVALID_UTF8, bad[k].offset);
+        HCASE_AT(target, fw_form_remove_field(target, bad[k].bytes), FW_ERR_INVALID_UTF8, bad[k].offset);
+        HCASE_AT(target, fw_form_reset_values(target, bad_ids, one_value, 1), FW_ERR_INVALID_UTF8, bad[k].offset);
+        HCASE_AT(target, fw_form_reset_values(target, one_id, bad_values, 1), FW_ERR_INVALID_UTF8, bad[k].offset);
+    }
+
+    /* Unknown fields and groups, empty names and messages, an id twice. */
+    HCASE(target, fw_field_set_mode(target, "nope", FW_MODE_ON_BLUR), FW_ERR_UNKNOWN_FIELD);
+    HCASE(target, fw_field_add_group(target, "nope", "g"), FW_ERR_UNKNOWN_FIELD);
+    HCASE(target, fw_field_add_group(target, "x", ""), FW_ERR_INVALID_ARGUMENT);
+    HCASE(target, fw_form_validate_group(target, "g", &flag), FW_ERR_INVALID_ARGUMENT);
+    HCASE(target, fw_form_validate_group(target, "", &flag), FW_ERR_INVALID_ARGUMENT);
+    HCASE(target, fw_form_touch_all_group(target, "g"), FW_ERR_INVALID_ARGUMENT);
+    HCASE(target, fw_form_is_valid_group(target, "g", &flag), FW_ERR_INVALID_ARGUMENT);
+    HCASE(target, fw_form_first_invalid_group(target, "g", buf, sizeof buf, &n), FW_ERR_INVALID_ARGUMENT);
+    HCASE(target, fw_field_set_error(target, "nope", "m"), FW_ERR_UNKNOWN_FIELD);
+    HCASE(target, fw_field_set_error(target, "x", ""), FW_ERR_INVALID_ARGUMENT);
+    HCASE(target, fw_field_clear_error(target, "nope"), FW_ERR_UNKNOWN_FIELD);
+    HCASE(target, fw_form_remove_field(target, "nope"), FW_ERR_UNKNOWN_FIELD);
+    HCASE(target, fw_form_remove_field(target, ""), FW_ERR_UNKNOWN_FIELD);
+    HCASE(target, fw_form_reset_values(target, unknown, one_value, 1), FW_ERR_UNKNOWN_FIELD);
+    HCASE(target, fw_form_reset_values(target, ids, values, 2), FW_ERR_INVALID_ARGUMENT);
+
+    /* fw_form_info sizes and alignment; fw_form_changed_since's capacity. */
+    {
+        static const size_t bad_sizes[] = {0, 1, 8, sizeof(fw_form_info) - 8, sizeof(fw_form_info) - 1,
+                                           sizeof(fw_form_info) + 1, sizeof(fw_form_info) + 4, SIZE_MAX};
+        for (k = 0; k < sizeof bad_sizes / sizeof bad_sizes[0]; k++) {
+            memset(&memory, 0x5A, sizeof memory);
+            info->size = bad_sizes[k];
+            HCASE(target, fw_form_get_info(target, info), FW_ERR_INVALID_ARGUMENT);
+            CHECK(all_bytes_equal(memory.bytes + sizeof(size_t), sizeof memory - sizeof(size_t), 0x5A));
+        }
+        memset(&memory, 0x5A, sizeof memory);
+        *(size_t *)(void *)(memory.bytes + 8) = sizeof(fw_form_info);
+        HCASE(target, fw_form_get_info(target, (fw_form_info *)(void *)(memory.bytes + 4)), FW_ERR_INVALID_ARGUMENT);
+        memset(&memory, 0x5A, sizeof memory);
+        info->size = sizeof(fw_form_info) + 8; /* a later version's size: its own members untouched */
+        HCASE(target, fw_form_get_info(target, info), FW_OK);
+        CHECK(all_bytes_equal(memory.bytes + sizeof(fw_form_info), 8, 0x5A));
+        n = 0;
+        HCASE(target, fw_form_changed_since(target, 0, indices, 1, &n), FW_ERR_BUFFER_TOO_SMALL);
+        CHECK(n >= 2);
+    }
     CHECK_OK(fw_field_value(target, "x", buf, sizeof buf, NULL));
     CHECK_STR(buf, "kept");
 }
@@ -1139,6 +1322,9 @@ typedef struct {
     fw_form *other;
     fw_status snapshot, snapshot_at, update, update_at, snapshots, index, limits, set_at, focus_at, add;
     fw_status stale_snapshot, other_update;
+    /* The issue 11 functions, from inside the form's own validator. */
+    fw_status set_mode, field_mode, error_mode, add_group, validate_group, touch_group, valid_group, first_group;
+    fw_status set_error, clear_error, clear_errors, remove, reset_values, info, changed, announce;
     char stale_detail[128];
 } reentry_new;
 
@@ -1163,6 +1349,30 @@ static int32_t reentering_new(void *context, const char *value, size_t length, c
     ctx->set_at = fw_field_set_value_at(ctx->form, 0, "inner");
     ctx->focus_at = fw_field_focus_at(ctx->form, 0);
     ctx->add = fw_form_add_field_with_rules(ctx->form, "inner", NULL, NULL, rules, 1);
+    {
+        fw_form_info info;
+        size_t indices[4];
+        bool valid;
+        const char *ids[1] = {"r"}, *values[1] = {"v"};
+        memset(&info, 0, sizeof info);
+        info.size = sizeof info;
+        ctx->set_mode = fw_form_set_mode(ctx->form, FW_MODE_ON_BLUR);
+        ctx->field_mode = fw_field_set_mode(ctx->form, "r", FW_MODE_ON_CHANGE);
+        ctx->error_mode = fw_form_set_error_mode(ctx->form, FW_ERRORS_ALL);
+        ctx->add_group = fw_field_add_group(ctx->form, "r", "g");
+        ctx->validate_group = fw_form_validate_group(ctx->form, "g", &valid);
+        ctx->touch_group = fw_form_touch_all_group(ctx->form, "g");
+        ctx->valid_group = fw_form_is_valid_group(ctx->form, "g", &valid);
+        ctx->first_group = fw_form_first_invalid_group(ctx->form, "g", buf, sizeof buf, NULL);
+        ctx->set_error = fw_field_set_error(ctx->form, "r", "inner");
+        ctx->clear_error = fw_field_clear_error(ctx->form, "r");
+        ctx->clear_errors = fw_form_clear_errors(ctx->form);
+        ctx->remove = fw_form_remove_field(ctx->form, "r");
+        ctx->reset_values = fw_form_reset_values(ctx->form, ids, values, 1);
+        ctx->info = fw_form_get_info(ctx->form, &info);
+        ctx->changed = fw_form_changed_since(ctx->form, 0, indices, 4, &n);
+        ctx->announce = fw_form_announcement(ctx->form, buf, sizeof buf, NULL);
+    }
     ctx->stale_snapshot = fw_field_snapshot(ctx->stale, "r", &snap, buf, sizeof buf);
     fw_last_error_message(ctx->stale_detail, sizeof ctx->stale_detail, NULL);
     ctx->other_update = fw_field_update(ctx->other, "o", "from a validator", &snap, buf, sizeof buf);
@@ -1200,6 +1410,12 @@ static void reentrant_new_functions(void) {
     CHECK(ctx.snapshots == FW_ERR_BUSY && ctx.index == FW_ERR_BUSY && ctx.limits == FW_ERR_BUSY);
     CHECK(ctx.set_at == FW_ERR_BUSY && ctx.focus_at == FW_ERR_BUSY && ctx.add == FW_ERR_BUSY);
     CHECK(ctx.other_update == FW_OK);
+    CHECK(ctx.set_mode == FW_ERR_BUSY && ctx.field_mode == FW_ERR_BUSY && ctx.error_mode == FW_ERR_BUSY);
+    CHECK(ctx.add_group == FW_ERR_BUSY && ctx.validate_group == FW_ERR_BUSY && ctx.touch_group == FW_ERR_BUSY);
+    CHECK(ctx.valid_group == FW_ERR_BUSY && ctx.first_group == FW_ERR_BUSY);
+    CHECK(ctx.set_error == FW_ERR_BUSY && ctx.clear_error == FW_ERR_BUSY && ctx.clear_errors == FW_ERR_BUSY);
+    CHECK(ctx.remove == FW_ERR_BUSY && ctx.reset_values == FW_ERR_BUSY && ctx.info == FW_ERR_BUSY);
+    CHECK(ctx.changed == FW_ERR_BUSY && ctx.announce == FW_ERR_BUSY);
     /* A freed handle is FW_ERR_INVALID_HANDLE everywhere, also inside a validator whose form took
        its slot: it names no form in use. */
     CHECK(ctx.stale_snapshot == FW_ERR_INVALID_HANDLE);
@@ -1422,6 +1638,7 @@ int main(void) {
     huge_update(target);
     batch_functions(target);
     arrow_functions(target);
+    issue11_functions(target);
     catastrophic_patterns();
     misbehaving_callbacks();
     reentrant_new_functions();
