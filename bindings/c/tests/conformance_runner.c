@@ -3,6 +3,13 @@
  * Tests/Conformance/README.md) through the C ABI. For each vector: a new form, the starts_with_plus
  * validator (seed 02's example), the spec loaded with fw_form_load_spec, then every step's event and a
  * comparison of every field's state, is_valid and first_invalid with the step's `expect`.
+ * The keys of vectors 11-19 are read through the C ABI too: per field (errors, tint, label_raised,
+ * emphasized, hint, visited, dirty, modified_since_submit, external_error) from one second-version
+ * fw_field_snapshot; per form dirty_fields (the snapshots' dirty flags), submit_count and submit_failed
+ * (fw_form_get_info), announcement (fw_form_announcement), valid_in / first_invalid_in
+ * (fw_form_is_valid_group / fw_form_first_invalid_group) and changed (fw_form_changed_since with the
+ * revision fw_form_get_info gave before the step). A step with "error" must fail with that status and
+ * change nothing (its revision stays).
  * Then every vector's `records` go through the batch path: one fw_form_check_batch over columns built
  * from them (a field some record names gets a column, by id, int32 and int64 offsets in turn; a record
  * that leaves it out holds the field's initial value there; a field no record names has no column),
@@ -72,6 +79,19 @@ static void check_string(const char *file, long step, const char *field, const c
     }
 }
 
+/* Compares an id-or-null in the vector with an id ("" for none). */
+static void check_id_or_null(const char *file, long step, const char *field, const char *what, json_t *want,
+                             const char *got) {
+    const char *expected = json_is_null(want) ? "" : json_string_value(want);
+    g_checks++;
+    if (strcmp(expected, got) != 0) {
+        char e[256], g[256];
+        snprintf(e, sizeof e, json_is_null(want) ? "null" : "\"%s\"", expected);
+        snprintf(g, sizeof g, got[0] == '\0' ? "null" : "\"%s\"", got);
+        failure(file, step, field, what, e, g);
+    }
+}
+
 /* ---- ABI helpers ---- */
 
 typedef fw_status (*string_query)(fw_form *, const char *, char *, size_t, size_t *);
@@ -100,9 +120,11 @@ static char *field_string(fw_form *form, const char *field, string_query query, 
     return buf;
 }
 
-static char *first_invalid(fw_form *form, fw_status *out_status) {
+/* The first invalid field of the form (group NULL) or of a group, malloc'ed ("" when none). */
+static char *first_invalid(fw_form *form, const char *group, fw_status *out_status) {
     size_t length = 0;
-    fw_status status = fw_form_first_invalid(form, NULL, 0, &length);
+    fw_status status = group != NULL ? fw_form_first_invalid_group(form, group, NULL, 0, &length)
+                                     : fw_form_first_invalid(form, NULL, 0, &length);
     char *buf;
     if (status != FW_OK && status != FW_ERR_BUFFER_TOO_SMALL) {
         *out_status = status;
@@ -113,7 +135,8 @@ static char *first_invalid(fw_form *form, fw_status *out_status) {
         *out_status = FW_ERR_INTERNAL;
         return NULL;
     }
-    status = fw_form_first_invalid(form, buf, length + 1, NULL);
+    status = group != NULL ? fw_form_first_invalid_group(form, group, buf, length + 1, NULL)
+                           : fw_form_first_invalid(form, buf, length + 1, NULL);
     *out_status = status;
     if (status != FW_OK) {
         free(buf);
@@ -165,6 +188,72 @@ static const char *display_name(int display) {
 
 static const char *bool_name(bool value) { return value ? "true" : "false"; }
 
+static const char *tint_name(int tint) {
+    switch (tint) {
+    case FW_TINT_NEUTRAL: return "neutral";
+    case FW_TINT_ACCENT: return "accent";
+    case FW_TINT_ERROR: return "error";
+    default: return "(unknown tint)";
+    }
+}
+
+/* A vector's status name ("invalid_argument": FW_ERR_* without the prefix, lower case), or -1. */
+static int status_named(const char *name) {
+    static const struct { const char *name; fw_status status; } names[] = {
+        {"null_argument", FW_ERR_NULL_ARGUMENT}, {"invalid_handle", FW_ERR_INVALID_HANDLE},
+        {"unknown_field", FW_ERR_UNKNOWN_FIELD}, {"duplicate_field", FW_ERR_DUPLICATE_FIELD},
+        {"invalid_utf8", FW_ERR_INVALID_UTF8}, {"invalid_pattern", FW_ERR_INVALID_PATTERN},
+        {"invalid_argument", FW_ERR_INVALID_ARGUMENT}, {"callback", FW_ERR_CALLBACK},
+        {"internal", FW_ERR_INTERNAL}, {"buffer_too_small", FW_ERR_BUFFER_TOO_SMALL}, {"busy", FW_ERR_BUSY},
+        {"invalid_spec", FW_ERR_INVALID_SPEC},
+    };
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcmp(names[i].name, name) == 0) return (int)names[i].status;
+    }
+    return -1;
+}
+
+/* Compares a boolean key of `want` (when present) with `got`. */
+static void check_optional_bool(const char *file, long step, const char *field, json_t *want, const char *key, bool got) {
+    json_t *jb = json_object_get(want, key);
+    if (jb == NULL) return;
+    if (!json_is_boolean(jb)) {
+        failure(file, step, field, key, "a boolean in the vector", "something else");
+        return;
+    }
+    g_checks++;
+    if (json_is_true(jb) != got) failure(file, step, field, key, bool_name(json_is_true(jb)), bool_name(got));
+}
+
+/* Compares a list of strings in the vector with `count` strings (`got`), joined for the report. */
+static void check_string_list(const char *file, long step, const char *field, const char *what, json_t *want,
+                              const char *const *got, size_t count) {
+    char expected[1024], actual[1024];
+    size_t used = 0, i;
+    json_t *item;
+    if (!json_is_array(want)) {
+        failure(file, step, field, what, "an array of strings in the vector", "something else");
+        return;
+    }
+    used = (size_t)snprintf(expected, sizeof expected, "[");
+    json_array_foreach(want, i, item) {
+        const char *s = json_string_value(item);
+        used += (size_t)snprintf(expected + used, sizeof expected - used, "%s\"%s\"", i ? ", " : "",
+                                 s != NULL ? s : "(not a string)");
+        if (used >= sizeof expected) used = sizeof expected - 1; /* cut short, still terminated */
+    }
+    snprintf(expected + used, sizeof expected - used, "]");
+    used = (size_t)snprintf(actual, sizeof actual, "[");
+    for (i = 0; i < count; i++) {
+        used += (size_t)snprintf(actual + used, sizeof actual - used, "%s\"%s\"", i ? ", " : "", got[i]);
+        if (used >= sizeof actual) used = sizeof actual - 1;
+    }
+    snprintf(actual + used, sizeof actual - used, "]");
+    g_checks++;
+    if (strcmp(expected, actual) != 0) failure(file, step, field, what, expected, actual);
+}
+
 /* The string member `key` of `object`, or NULL (and a failure) when it is missing or not a string. */
 static const char *expect_string(const char *file, long step, const char *field, json_t *object, const char *key) {
     json_t *value = json_object_get(object, key);
@@ -176,6 +265,57 @@ static const char *expect_string(const char *file, long step, const char *field,
 }
 
 /* ---- one field's expected state ---- */
+
+/* The keys of vectors 11-19, each compared when the vector gives it, from one second-version snapshot. */
+static void check_v2_members(const char *file, long step, fw_form *form, const char *field, json_t *want) {
+    static const char *const keys[] = {"errors", "tint", "label_raised", "emphasized", "hint", "visited", "dirty",
+                                       "modified_since_submit", "external_error"};
+    fw_snapshot snap;
+    char texts[4096];
+    const char *errors[64];
+    const char *at;
+    size_t i, count;
+    fw_status status;
+    int any = 0;
+    json_t *jt;
+    for (i = 0; i < sizeof keys / sizeof keys[0]; i++) any |= json_object_get(want, keys[i]) != NULL;
+    if (!any) return;
+    memset(&snap, 0, sizeof snap);
+    snap.size = sizeof snap;
+    status = fw_field_snapshot(form, field, &snap, texts, sizeof texts);
+    if (status != FW_OK) {
+        status_failure(file, step, field, "fw_field_snapshot", status);
+        return;
+    }
+    if ((jt = json_object_get(want, "errors")) != NULL) {
+        /* The error list: error_count NUL-terminated messages back to back, errors_size bytes. */
+        count = 0;
+        at = snap.errors;
+        while (count < snap.error_count && count < sizeof errors / sizeof errors[0]) {
+            errors[count++] = at;
+            at += strlen(at) + 1;
+        }
+        g_checks++;
+        if ((size_t)(at - snap.errors) != snap.errors_size || *at != '\0' || count != snap.error_count) {
+            failure(file, step, field, "errors block", "error_count messages in errors_size bytes", "another shape");
+        }
+        check_string_list(file, step, field, "errors", jt, errors, count);
+    }
+    if ((jt = json_object_get(want, "tint")) != NULL) {
+        if (!json_is_string(jt)) failure(file, step, field, "tint", "a string in the vector", "something else");
+        else check_string(file, step, field, "tint", json_string_value(jt), tint_name((int)snap.tint));
+    }
+    if ((jt = json_object_get(want, "hint")) != NULL) {
+        if (!json_is_string(jt)) failure(file, step, field, "hint", "a string in the vector", "something else");
+        else check_string(file, step, field, "hint", json_string_value(jt), snap.hint);
+    }
+    check_optional_bool(file, step, field, want, "label_raised", snap.label_raised);
+    check_optional_bool(file, step, field, want, "emphasized", snap.emphasized);
+    check_optional_bool(file, step, field, want, "visited", snap.visited);
+    check_optional_bool(file, step, field, want, "dirty", snap.dirty);
+    check_optional_bool(file, step, field, want, "modified_since_submit", snap.modified_since_submit);
+    check_optional_bool(file, step, field, want, "external_error", snap.external_error);
+}
 
 static void check_field(const char *file, long step, fw_form *form, const char *field, json_t *want) {
     fw_phase phase;
@@ -239,6 +379,7 @@ static void check_field(const char *file, long step, fw_form *form, const char *
             }
         }
     }
+    check_v2_members(file, step, form, field, want);
     jt = json_object_get(want, "touched");
     if (!json_is_boolean(jt)) {
         failure(file, step, field, "touched", "a boolean in the vector", "missing or not a boolean");
@@ -254,15 +395,116 @@ static void check_field(const char *file, long step, fw_form *form, const char *
 
 /* ---- one step ---- */
 
-static void run_step(const char *file, long index, fw_form *form, json_t *step, char **ids, size_t count) {
-    const char *event = json_string_value(json_object_get(step, "event"));
+/* The form's field ids in registration order (malloc'ed), replacing *ids; false on failure. */
+static bool read_ids(fw_form *form, char ***ids, size_t *count) {
+    size_t n = 0, i;
+    char **fresh;
+    if (fw_form_field_count(form, &n) != FW_OK) return false;
+    fresh = calloc(n > 0 ? n : 1, sizeof *fresh);
+    if (fresh == NULL) return false;
+    for (i = 0; i < n; i++) {
+        fresh[i] = field_id_at(form, i);
+        if (fresh[i] == NULL) {
+            while (i > 0) free(fresh[--i]);
+            free(fresh);
+            return false;
+        }
+    }
+    for (i = 0; i < *count; i++) free((*ids)[i]);
+    free(*ids);
+    *ids = fresh;
+    *count = n;
+    return true;
+}
+
+/* Runs the step's event; *ran_validate tells whether `valid` holds a validate's answer. */
+static fw_status run_event(const char *file, long index, fw_form *form, json_t *step, const char *event,
+                           bool *valid, bool *ran_validate, bool *known) {
     const char *field = json_string_value(json_object_get(step, "field"));
     const char *value = json_string_value(json_object_get(step, "value"));
+    json_t *jgroup = json_object_get(step, "group");
+    const char *group = json_string_value(jgroup);
+    *known = true;
+    *ran_validate = false;
+    if (jgroup != NULL && group == NULL) {
+        failure(file, index, "-", "group", "a string", "something else");
+        *known = false;
+        return FW_OK;
+    }
+    if (strcmp(event, "focus") == 0 || strcmp(event, "blur") == 0 || strcmp(event, "touch") == 0
+        || strcmp(event, "clear_error") == 0 || strcmp(event, "remove_field") == 0) {
+        if (field == NULL) {
+            failure(file, index, "-", "field", "a string", "missing");
+            *known = false;
+            return FW_OK;
+        }
+        switch (event[0]) {
+        case 'f': return fw_field_focus(form, field);
+        case 'b': return fw_field_blur(form, field);
+        case 't': return fw_field_touch(form, field);
+        case 'c': return fw_field_clear_error(form, field);
+        default: return fw_form_remove_field(form, field);
+        }
+    }
+    if (strcmp(event, "type") == 0 || strcmp(event, "set_value") == 0 || strcmp(event, "set_error") == 0) {
+        if (event[4] == 'e') value = json_string_value(json_object_get(step, "message"));
+        if (field == NULL || value == NULL) {
+            failure(file, index, "-", "field/value", "strings", "missing");
+            *known = false;
+            return FW_OK;
+        }
+        return event[4] == 'e' ? fw_field_set_error(form, field, value) : fw_field_set_value(form, field, value);
+    }
+    if (strcmp(event, "touch_all") == 0) return group != NULL ? fw_form_touch_all_group(form, group) : fw_form_touch_all(form);
+    if (strcmp(event, "clear_errors") == 0) return fw_form_clear_errors(form);
+    if (strcmp(event, "validate") == 0) {
+        *ran_validate = true;
+        return group != NULL ? fw_form_validate_group(form, group, valid) : fw_form_validate(form, valid);
+    }
+    if (strcmp(event, "reset") == 0) {
+        json_t *values = json_object_get(step, "values");
+        if (values == NULL) return fw_form_reset(form);
+        if (!json_is_object(values)) {
+            failure(file, index, "-", "values", "an object", "something else");
+            *known = false;
+            return FW_OK;
+        } else {
+            size_t n = json_object_size(values), i = 0;
+            const char **ids = calloc(n > 0 ? n : 1, sizeof *ids), **initials = calloc(n > 0 ? n : 1, sizeof *initials);
+            const char *key;
+            json_t *jv;
+            fw_status status;
+            if (ids == NULL || initials == NULL) {
+                free(ids);
+                free(initials);
+                return FW_ERR_INTERNAL;
+            }
+            json_object_foreach(values, key, jv) {
+                ids[i] = key;
+                initials[i] = json_string_value(jv) != NULL ? json_string_value(jv) : "";
+                i++;
+            }
+            status = fw_form_reset_values(form, ids, initials, n);
+            free(ids);
+            free(initials);
+            return status;
+        }
+    }
+    *known = false;
+    failure(file, index, "-", "event", "a known event", event);
+    return FW_OK;
+}
+
+static void run_step(const char *file, long index, fw_form *form, json_t *step, char ***ids, size_t *count) {
+    const char *event = json_string_value(json_object_get(step, "event"));
+    const char *field = json_string_value(json_object_get(step, "field"));
     json_t *expect = json_object_get(step, "expect");
     json_t *fields = json_object_get(expect, "fields");
-    json_t *jvalid, *jfirst;
+    json_t *jerror = json_object_get(step, "error");
+    json_t *jvalid, *jfirst, *jt;
     fw_status status = FW_OK;
-    bool valid;
+    fw_form_info before, after;
+    bool valid = false, ran_validate = false, known = true;
     size_t i;
     char *first;
 
@@ -270,42 +512,40 @@ static void run_step(const char *file, long index, fw_form *form, json_t *step, 
         failure(file, index, "-", "event", "a string", "missing");
         return;
     }
-    if (strcmp(event, "focus") == 0 || strcmp(event, "blur") == 0 || strcmp(event, "touch") == 0) {
-        if (field == NULL) {
-            failure(file, index, "-", "field", "a string", "missing");
-            return;
-        }
-        status = event[0] == 'f' ? fw_field_focus(form, field)
-               : event[0] == 'b' ? fw_field_blur(form, field) : fw_field_touch(form, field);
-    } else if (strcmp(event, "type") == 0 || strcmp(event, "set_value") == 0) {
-        if (field == NULL || value == NULL) {
-            failure(file, index, "-", "field/value", "strings", "missing");
-            return;
-        }
-        status = fw_field_set_value(form, field, value);
-    } else if (strcmp(event, "touch_all") == 0) {
-        status = fw_form_touch_all(form);
-    } else if (strcmp(event, "reset") == 0) {
-        status = fw_form_reset(form);
-    } else if (strcmp(event, "validate") == 0) {
-        json_t *jreturns = json_object_get(step, "returns");
-        status = fw_form_validate(form, &valid);
-        if (status == FW_OK) {
-            if (!json_is_boolean(jreturns)) {
-                failure(file, index, "(form)", "returns", "a boolean in the vector", "missing or not a boolean");
-            } else {
-                g_checks++;
-                if (json_is_true(jreturns) != valid) {
-                    failure(file, index, "(form)", "validate returns", bool_name(json_is_true(jreturns)), bool_name(valid));
-                }
-            }
-        }
-    } else {
-        failure(file, index, "-", "event", "a known event", event);
+    memset(&before, 0, sizeof before);
+    before.size = sizeof before;
+    if ((status = fw_form_get_info(form, &before)) != FW_OK) {
+        status_failure(file, index, "(form)", "fw_form_get_info", status);
         return;
     }
-    if (status != FW_OK) {
+    status = run_event(file, index, form, step, event, &valid, &ran_validate, &known);
+    if (!known) return;
+    if (jerror != NULL) {
+        /* The event must fail with that status and change nothing. */
+        const char *name = json_string_value(jerror);
+        int expected = name != NULL ? status_named(name) : -1;
+        g_checks++;
+        if (expected < 0) {
+            failure(file, index, "(form)", "error", "a status name in the vector", name != NULL ? name : "not a string");
+        } else if ((int)status != expected) {
+            failure(file, index, field != NULL ? field : "(form)", event, name, fw_status_string(status));
+        }
+    } else if (status != FW_OK) {
         status_failure(file, index, field != NULL ? field : "(form)", event, status);
+        return;
+    } else if (ran_validate) {
+        json_t *jreturns = json_object_get(step, "returns");
+        if (!json_is_boolean(jreturns)) {
+            failure(file, index, "(form)", "returns", "a boolean in the vector", "missing or not a boolean");
+        } else {
+            g_checks++;
+            if (json_is_true(jreturns) != valid) {
+                failure(file, index, "(form)", "validate returns", bool_name(json_is_true(jreturns)), bool_name(valid));
+            }
+        }
+    }
+    if (!read_ids(form, ids, count)) {
+        status_failure(file, index, "(form)", "fw_form_field_id", fw_last_error_code());
         return;
     }
 
@@ -314,21 +554,21 @@ static void run_step(const char *file, long index, fw_form *form, json_t *step, 
     } else {
         const char *key;
         json_t *want;
-        for (i = 0; i < count; i++) {
-            json_t *entry = json_object_get(fields, ids[i]);
+        for (i = 0; i < *count; i++) {
+            json_t *entry = json_object_get(fields, (*ids)[i]);
             if (entry == NULL) {
-                failure(file, index, ids[i], "expect.fields", "every field of the form listed", "field missing from the vector");
+                failure(file, index, (*ids)[i], "expect.fields", "every field of the form listed", "field missing from the vector");
                 continue;
             }
-            check_field(file, index, form, ids[i], entry);
+            check_field(file, index, form, (*ids)[i], entry);
         }
         json_object_foreach(fields, key, want) {
-            bool known = false;
+            bool listed = false;
             (void)want;
-            for (i = 0; i < count; i++) {
-                if (strcmp(ids[i], key) == 0) known = true;
+            for (i = 0; i < *count; i++) {
+                if (strcmp((*ids)[i], key) == 0) listed = true;
             }
-            if (!known) failure(file, index, key, "expect.fields", "a field of the form", "unknown field");
+            if (!listed) failure(file, index, key, "expect.fields", "a field of the form", "unknown field");
         }
     }
 
@@ -346,22 +586,110 @@ static void run_step(const char *file, long index, fw_form *form, json_t *step, 
     }
 
     jfirst = json_object_get(expect, "first_invalid");
-    first = first_invalid(form, &status);
+    first = first_invalid(form, NULL, &status);
     if (first == NULL) {
         status_failure(file, index, "(form)", "fw_form_first_invalid", status);
     } else if (jfirst == NULL || !(json_is_null(jfirst) || json_is_string(jfirst))) {
         failure(file, index, "(form)", "first_invalid", "a string or null in the vector", "missing");
     } else {
-        const char *expected = json_is_null(jfirst) ? "" : json_string_value(jfirst);
-        g_checks++;
-        if (strcmp(expected, first) != 0) {
-            char e[256], g[256];
-            snprintf(e, sizeof e, json_is_null(jfirst) ? "null" : "\"%s\"", expected);
-            snprintf(g, sizeof g, first[0] == '\0' ? "null" : "\"%s\"", first);
-            failure(file, index, "(form)", "first_invalid", e, g);
-        }
+        check_id_or_null(file, index, "(form)", "first_invalid", jfirst, first);
     }
     free(first);
+
+    /* The form-level keys of vectors 11-19, when present. */
+    memset(&after, 0, sizeof after);
+    after.size = sizeof after;
+    if ((status = fw_form_get_info(form, &after)) != FW_OK) {
+        status_failure(file, index, "(form)", "fw_form_get_info", status);
+        return;
+    }
+    if (jerror != NULL) {
+        g_checks++;
+        if (after.revision != before.revision) {
+            failure(file, index, "(form)", "revision after a failing step", "unchanged", "changed");
+        }
+    }
+    if ((jt = json_object_get(expect, "dirty_fields")) != NULL) {
+        const char *dirty[64];
+        size_t n = 0;
+        for (i = 0; i < *count && n < sizeof dirty / sizeof dirty[0]; i++) {
+            fw_snapshot snap;
+            memset(&snap, 0, sizeof snap);
+            snap.size = sizeof snap;
+            status = fw_field_snapshot_at(form, i, &snap, NULL, 0);
+            if (status != FW_OK) status_failure(file, index, (*ids)[i], "fw_field_snapshot_at", status);
+            else if (snap.dirty) dirty[n++] = (*ids)[i];
+        }
+        check_string_list(file, index, "(form)", "dirty_fields", jt, dirty, n);
+        g_checks++;
+        if (after.dirty_count != n || after.dirty != (n > 0)) {
+            failure(file, index, "(form)", "fw_form_info dirty_count/dirty", "the snapshots' dirty flags", "another count");
+        }
+    }
+    if ((jt = json_object_get(expect, "submit_count")) != NULL) {
+        g_checks++;
+        if (!json_is_integer(jt)) {
+            failure(file, index, "(form)", "submit_count", "an integer in the vector", "something else");
+        } else if (json_integer_value(jt) != (json_int_t)after.submit_count) {
+            char e[32], g[32];
+            snprintf(e, sizeof e, "%lld", (long long)json_integer_value(jt));
+            snprintf(g, sizeof g, "%d", (int)after.submit_count);
+            failure(file, index, "(form)", "submit_count", e, g);
+        }
+    }
+    check_optional_bool(file, index, "(form)", expect, "submit_failed", after.submit_failed);
+    if ((jt = json_object_get(expect, "announcement")) != NULL) {
+        char said[1024];
+        status = fw_form_announcement(form, said, sizeof said, NULL);
+        if (status != FW_OK) status_failure(file, index, "(form)", "fw_form_announcement", status);
+        else if (!json_is_string(jt)) failure(file, index, "(form)", "announcement", "a string in the vector", "something else");
+        else check_string(file, index, "(form)", "announcement", json_string_value(jt), said);
+    }
+    if ((jt = json_object_get(expect, "valid_in")) != NULL) {
+        const char *group;
+        json_t *jg;
+        json_object_foreach(jt, group, jg) {
+            bool group_valid = false;
+            char where[128];
+            snprintf(where, sizeof where, "valid_in[%s]", group);
+            status = fw_form_is_valid_group(form, group, &group_valid);
+            if (status != FW_OK) status_failure(file, index, "(form)", where, status);
+            else if (!json_is_boolean(jg)) failure(file, index, "(form)", where, "a boolean in the vector", "something else");
+            else {
+                g_checks++;
+                if (json_is_true(jg) != group_valid) {
+                    failure(file, index, "(form)", where, bool_name(json_is_true(jg)), bool_name(group_valid));
+                }
+            }
+        }
+    }
+    if ((jt = json_object_get(expect, "first_invalid_in")) != NULL) {
+        const char *group;
+        json_t *jg;
+        json_object_foreach(jt, group, jg) {
+            char where[128];
+            snprintf(where, sizeof where, "first_invalid_in[%s]", group);
+            first = first_invalid(form, group, &status);
+            if (first == NULL) status_failure(file, index, "(form)", where, status);
+            else if (!(json_is_null(jg) || json_is_string(jg))) {
+                failure(file, index, "(form)", where, "a string or null in the vector", "something else");
+            } else {
+                check_id_or_null(file, index, "(form)", where, jg, first);
+            }
+            free(first);
+        }
+    }
+    if ((jt = json_object_get(expect, "changed")) != NULL) {
+        size_t indices[64], n = 0;
+        const char *changed[64];
+        status = fw_form_changed_since(form, before.revision, indices, 64, &n);
+        if (status != FW_OK) {
+            status_failure(file, index, "(form)", "fw_form_changed_since", status);
+        } else {
+            for (i = 0; i < n; i++) changed[i] = indices[i] < *count ? (*ids)[indices[i]] : "(index out of range)";
+            check_string_list(file, index, "(form)", "changed", jt, changed, n);
+        }
+    }
 }
 
 /* ---- records through the batch path ---- */
@@ -562,7 +890,7 @@ static void run_vector(const char *file) {
     }
     json_array_foreach(steps, index, step) {
         g_steps++;
-        run_step(file, (long)index, form, step, ids, count);
+        run_step(file, (long)index, form, step, &ids, &count); /* refreshes ids (remove_field) */
     }
     /* After the steps on purpose: a batch reads the rules and initial values, never the form's state. */
     if (json_is_array(json_object_get(root, "records"))) {
