@@ -99,6 +99,21 @@ end
 local PHASE = short_names("fw_phase", "FW_PHASE_")
 local VALIDITY = short_names("fw_validity", "FW_VALIDITY_")
 local DISPLAY = short_names("fw_display", "FW_DISPLAY_")
+local MODE = short_names("fw_mode", "FW_MODE_")               -- 0 = "two_stage" ... 4 = "on_submit"
+local ERROR_MODE = short_names("fw_error_mode", "FW_ERRORS_") -- 0 = "first", 1 = "all"
+local TINT = short_names("fw_tint", "FW_TINT_")
+local function reverse(names)
+  local values = {}
+  for value, name in pairs(names) do values[name] = value end
+  return values
+end
+local MODE_VALUE, ERROR_MODE_VALUE = reverse(MODE), reverse(ERROR_MODE)
+local function listed(names)
+  local list = {}
+  for value = 0, #names do list[#list + 1] = names[value] end
+  return table.concat(list, ", ")
+end
+local MODE_NAMES, ERROR_MODE_NAMES = listed(MODE), listed(ERROR_MODE)
 local RULE_KIND = {}
 for value, name in pairs(short_names("fw_rule_kind", "FW_RULE_")) do RULE_KIND[name] = value end
 formwell.status_names = enums.fw_status
@@ -107,6 +122,7 @@ local OK = tonumber(lib.FW_OK)
 local ERR_CALLBACK = tonumber(lib.FW_ERR_CALLBACK)
 local ERR_TOO_SMALL = tonumber(lib.FW_ERR_BUFFER_TOO_SMALL)
 local CELL_OWN_MESSAGE = tonumber(lib.FW_CELL_OWN_MESSAGE)
+local MODE_FORM = tonumber(lib.FW_MODE_FORM)
 local VERDICT_VALID, VERDICT_INVALID, VERDICT_ERROR =
   tonumber(lib.FW_VERDICT_VALID), tonumber(lib.FW_VERDICT_INVALID), tonumber(lib.FW_VERDICT_ERROR)
 
@@ -152,6 +168,14 @@ local function argument_error(what, level)
   error("formwell: " .. what, (level or 2) + 1)
 end
 
+-- Raises the error of status (as raise does) after running cleanup, whose own library calls would
+-- otherwise replace the thread's last error message first.
+local function raise_after(status, call, cleanup)
+  local _, err = pcall(raise, status, call)
+  cleanup()
+  error(err, 0)
+end
+
 -- A Lua string fit for a C string argument (no NUL byte: C would silently cut it there).
 local function cstring(value, what)
   if type(value) ~= "string" then argument_error(what .. " must be a string, not " .. type(value), 3) end
@@ -162,6 +186,27 @@ end
 local function optional_cstring(value, what)
   if value == nil then return nil end
   return cstring(value, what)
+end
+
+-- The fw_mode value of a mode name ("on_blur"); the fw_error_mode value of "first" / "all".
+local function mode_value(mode, what)
+  local value = MODE_VALUE[mode]
+  if value == nil then
+    if type(mode) ~= "string" then
+      argument_error(("%s must be a mode name (%s), not %s"):format(what, MODE_NAMES, type(mode)), 3)
+    end
+    argument_error(("unknown %s '%s' (expected one of: %s)"):format(what, mode, MODE_NAMES), 3)
+  end
+  return value
+end
+
+local function error_mode_value(errors)
+  local value = ERROR_MODE_VALUE[errors]
+  if value == nil then
+    argument_error(("error mode must be one of %s, not %s"):format(ERROR_MODE_NAMES,
+      type(errors) == "string" and "'" .. errors .. "'" or type(errors)), 3)
+  end
+  return value
 end
 
 -- ---- custom validators: one shared callback ----------------------------------------------------
@@ -212,15 +257,23 @@ end
 -- ---- rules -----------------------------------------------------------------------------------
 -- A rule is a table shaped as in a JSON spec: {rule = "min_length", length = 8, message = "Too short"}.
 -- A custom rule takes a Lua function (or the name of one given to define_validator) as `validate`.
+-- `hint` (optional, last argument of every constructor): the accessibility hint surfaced while the
+-- field's display shows this rule's message (nil: the rule kind's default hint).
 
-function formwell.required(message) return { rule = "required", message = message } end
-function formwell.email(message) return { rule = "email", message = message } end
-function formwell.phone(message) return { rule = "phone", message = message } end
-function formwell.min_length(length, message) return { rule = "min_length", length = length, message = message } end
-function formwell.max_length(length, message) return { rule = "max_length", length = length, message = message } end
-function formwell.regex(pattern, message) return { rule = "regex", pattern = pattern, message = message } end
-function formwell.matches(field, message) return { rule = "matches", field = field, message = message } end
-function formwell.custom(validate, message) return { rule = "custom", validate = validate, message = message } end
+function formwell.required(message, hint) return { rule = "required", message = message, hint = hint } end
+function formwell.email(message, hint) return { rule = "email", message = message, hint = hint } end
+function formwell.phone(message, hint) return { rule = "phone", message = message, hint = hint } end
+function formwell.min_length(length, message, hint)
+  return { rule = "min_length", length = length, message = message, hint = hint }
+end
+function formwell.max_length(length, message, hint)
+  return { rule = "max_length", length = length, message = message, hint = hint }
+end
+function formwell.regex(pattern, message, hint) return { rule = "regex", pattern = pattern, message = message, hint = hint } end
+function formwell.matches(field, message, hint) return { rule = "matches", field = field, message = message, hint = hint } end
+function formwell.custom(validate, message, hint)
+  return { rule = "custom", validate = validate, message = message, hint = hint }
+end
 
 -- ---- forms -----------------------------------------------------------------------------------
 
@@ -241,8 +294,6 @@ local function new_form()
     _ptr = ffi.gc(out[0], free_form),
     _validators = {},
     _named = {},
-    _initial = {},
-    _spec_texts = {},
     _snap = snapshot_t(),
     _buf = ffi_new("char[?]", 256),
     _bufsize = 256,
@@ -251,8 +302,27 @@ local function new_form()
   return setmetatable(self, FormMeta)
 end
 
-function formwell.Form()
-  return new_form()
+--- An empty form. options (optional): {mode = "on_blur", errors = "all"}: the form's validation
+--- mode (two_stage, the default, on_change, on_blur, on_touched, on_submit) and error mode (first,
+--- the default, or all).
+function formwell.Form(options)
+  local mode, errors
+  if options ~= nil then
+    if type(options) ~= "table" then argument_error("Form options must be a table, not " .. type(options)) end
+    if options.mode ~= nil then mode = mode_value(options.mode, "mode") end
+    if options.errors ~= nil then errors = error_mode_value(options.errors) end
+  end
+  local form = new_form()
+  local function free() form:free() end
+  if mode ~= nil then
+    local status = lib.fw_form_set_mode(form._ptr, mode)
+    if status ~= OK then raise_after(status, "fw_form_set_mode", free) end
+  end
+  if errors ~= nil then
+    local status = lib.fw_form_set_error_mode(form._ptr, errors)
+    if status ~= OK then raise_after(status, "fw_form_set_error_mode", free) end
+  end
+  return form
 end
 
 -- From the moment a Lua validator is attached, the form's events run through the JIT-off copies
@@ -267,20 +337,52 @@ local function ptr(self)
   return p
 end
 
--- The snapshot in self._snap as a Lua table (texts copied out of self._buf).
+-- The error list of a snapshot: error_count NUL-terminated messages one after another.
+local function error_list(s)
+  local errors, n = {}, tonumber(s.error_count)
+  if n > 0 then
+    local at = s.errors
+    for i = 1, n do
+      local message = ffi_string(at)
+      errors[i] = message
+      at = at + #message + 1
+    end
+  end
+  return errors
+end
+
+-- The snapshot in self._snap as a Lua table (texts copied out of self._buf). The snapshot's size
+-- is sizeof(fw_snapshot) of the header, so the second version's members are filled too.
 local function snapshot_table(s)
-  local rule = s.failing_rule
+  local rule, display = s.failing_rule, DISPLAY[s.display]
+  local display_message = ffi_string(s.display_message, s.display_message_length)
   return {
     index = tonumber(s.index) + 1,
     phase = PHASE[s.phase],
     validity = VALIDITY[s.validity],
-    display = DISPLAY[s.display],
+    display = display,
     message = ffi_string(s.message, s.message_length),
-    display_message = ffi_string(s.display_message, s.display_message_length),
+    display_message = display_message,
     value = ffi_string(s.value, s.value_length),
     touched = s.touched,
     limit_exceeded = s.limit_exceeded,
     failing_rule = rule >= 0 and rule + 1 or nil,
+    -- version 2
+    visited = s.visited,
+    dirty = s.dirty,
+    pristine = not s.dirty,
+    initial = ffi_string(s.initial, s.initial_length),
+    modified_since_submit = s.modified_since_submit,
+    external_error = s.external_error,
+    errors = error_list(s),
+    mode = MODE[s.mode],
+    tint = TINT[s.tint],
+    label_raised = s.label_raised,
+    emphasized = s.emphasized,
+    label = ffi_string(s.label, s.label_length),
+    accessibility_value = display == "error" and display_message or "",
+    accessibility_hint = ffi_string(s.hint, s.hint_length),
+    revision = tonumber(s.revision),
   }
 end
 
@@ -310,7 +412,9 @@ local function snapshot(self, id)
 end
 
 --- The field's whole state, read in one fw_field_snapshot call: a table {index, phase, validity,
---- message, display, display_message, value, touched, limit_exceeded, failing_rule}.
+--- message, display, display_message, value, touched, limit_exceeded, failing_rule, visited, dirty,
+--- pristine, initial, modified_since_submit, external_error, errors (an array), mode, tint,
+--- label_raised, emphasized, label, accessibility_value, accessibility_hint, revision}.
 function Form:state(id)
   return snapshot_table(snapshot(self, id))
 end
@@ -378,6 +482,124 @@ function Form:first_invalid()
   local id = read_string(self, "fw_form_first_invalid", lib.fw_form_first_invalid)
   if id == "" then return nil end
   return id
+end
+
+-- ---- groups, the form's own state, change tracking (queries: no validator runs) ----------------
+
+local info_t = ffi.typeof("fw_form_info")
+local INFO_SIZE = ffi.sizeof("fw_form_info")
+
+local function group_name(group)
+  return cstring(group, "group name")
+end
+
+--- Whether every field of the group passes its strict rules on its current value (is_valid for
+--- one group). A group no field belongs to raises FW_ERR_INVALID_ARGUMENT.
+function Form:is_valid_in(group)
+  local out = ffi_new("bool[1]")
+  local status = lib.fw_form_is_valid_group(ptr(self), group_name(group), out)
+  if status ~= OK then raise(status, "fw_form_is_valid_group") end
+  return out[0]
+end
+
+--- The id of the group's first failing field (registration order), or nil.
+function Form:first_invalid_in(group)
+  local name = group_name(group)
+  local id = read_string(self, "fw_form_first_invalid_group", function(p, buf, size, out)
+    return lib.fw_form_first_invalid_group(p, name, buf, size, out)
+  end)
+  if id == "" then return nil end
+  return id
+end
+
+--- The form's own state in one fw_form_get_info call: {field_count, dirty_count, dirty, revision,
+--- submit_count, submit_failed, mode, error_mode}.
+function Form:info()
+  local info = info_t()
+  info.size = INFO_SIZE
+  local status = lib.fw_form_get_info(ptr(self), info)
+  if status ~= OK then raise(status, "fw_form_get_info") end
+  return {
+    field_count = tonumber(info.field_count),
+    dirty_count = tonumber(info.dirty_count),
+    dirty = info.dirty,
+    revision = tonumber(info.revision),
+    submit_count = tonumber(info.submit_count),
+    submit_failed = info.submit_failed,
+    mode = MODE[info.mode],
+    error_mode = ERROR_MODE[info.error_mode],
+  }
+end
+
+--- The form's validation mode ("two_stage", ...): fields without a mode of their own follow it.
+function Form:mode() return self:info().mode end
+--- The error mode: "first" (each field reports its first failing rule) or "all" (every one).
+function Form:error_mode() return self:info().error_mode end
+--- Whether any field's value differs from its initial value (byte for byte).
+function Form:dirty() return self:info().dirty end
+--- Whole-form validates since the form was made or last reset (group validates do not count).
+function Form:submit_count() return self:info().submit_count end
+--- Whether the last whole-form validate answered false (cleared by reset).
+function Form:submit_failed() return self:info().submit_failed end
+--- The form's revision: goes up with every event that changes anything observable.
+function Form:revision() return self:info().revision end
+
+--- The ids of the dirty fields, in registration order (their flags read in one fw_form_snapshots call).
+function Form:dirty_fields()
+  local dirty = {}
+  if self:info().dirty_count == 0 then return dirty end
+  local p, count = ptr(self), ffi_new("size_t[1]")
+  local capacity = self:count()
+  local snaps
+  for _ = 1, 8 do -- a field added by another thread in between: ask again with more room
+    snaps = ffi_new("fw_snapshot[?]", capacity > 0 and capacity or 1)
+    for i = 0, capacity - 1 do snaps[i].size = SNAPSHOT_SIZE end
+    local status = lib.fw_form_snapshots(p, snaps, capacity, count, nil, 0, nil)
+    if tonumber(count[0]) <= capacity and (status == OK or status == ERR_TOO_SMALL) then break end
+    if status ~= ERR_TOO_SMALL then raise(status, "fw_form_snapshots") end
+    capacity = tonumber(count[0])
+  end
+  local ids = self:fields()
+  for i = 0, tonumber(count[0]) - 1 do
+    if snaps[i].dirty then dirty[#dirty + 1] = ids[i + 1] end
+  end
+  return dirty
+end
+
+--- The ids (registration order) of the fields whose observable state changed after `revision` (a
+--- value of form:revision() or of a state's revision); adding a field counts as a change of it.
+function Form:changed_since(revision)
+  if type(revision) == "number" then
+    if revision < 0 or revision ~= math.floor(revision) then
+      argument_error("revision must be a whole number of 0 or more, not " .. tostring(revision))
+    end
+  elseif not (type(revision) == "cdata" and ffi.istype("uint64_t", revision)) then
+    argument_error("revision must be a number, not " .. type(revision))
+  end
+  local p, count = ptr(self), ffi_new("size_t[1]")
+  local capacity = self:count()
+  local indices, status
+  for _ = 1, 8 do
+    indices = ffi_new("size_t[?]", capacity > 0 and capacity or 1)
+    status = lib.fw_form_changed_since(p, revision, indices, capacity, count)
+    if status ~= ERR_TOO_SMALL then break end
+    capacity = math.max(tonumber(count[0]), capacity + 1) -- a field was added meanwhile
+  end
+  if status ~= OK then raise(status, "fw_form_changed_since") end
+  local ids = {}
+  for i = 1, tonumber(count[0]) do
+    local index = indices[i - 1]
+    ids[i] = read_string(self, "fw_form_field_id", function(q, buf, size, out)
+      return lib.fw_form_field_id(q, index, buf, size, out)
+    end)
+  end
+  return ids
+end
+
+--- After a failed submit, the screen-reader announcement naming the fields that fail now by label
+--- ("2 fields need attention: Email, Password"); "" otherwise.
+function Form:announcement()
+  return read_string(self, "fw_form_announcement", lib.fw_form_announcement)
 end
 
 function Form:export_spec()
@@ -458,6 +680,10 @@ local function rule_array(self, id, rules, anchors)
       anchors[#anchors + 1] = cstring(r.message, "a rule's message")
       c.message = r.message
     end
+    if r.hint ~= nil then
+      anchors[#anchors + 1] = cstring(r.hint, "a rule's hint")
+      c.hint = r.hint
+    end
     if r.rule == "min_length" or r.rule == "max_length" then
       if type(r.length) ~= "number" then argument_error(("rule %d of %s: length must be a number"):format(i, id), 3) end
       c.length = r.length
@@ -481,25 +707,42 @@ local function rule_array(self, id, rules, anchors)
 end
 
 --- Adds a field and its rules in one atomic call (fw_form_add_field_with_rules).
---- options: {label = "Email", initial = "..."}.
+--- options: {label = "Email", initial = "...", mode = "on_blur", groups = {"account", ...}}:
+--- mode is the field's own validation mode (nil: follow the form's, also when it changes later);
+--- groups, the validation groups the field belongs to. All or nothing: when anything is refused
+--- the form is left without the field.
 function Form:add_field(id, rules, options)
   rules, options = rules or {}, options or {}
   local anchors = {}
   local array, n, fresh = rule_array(self, cstring(id, "field id"), rules, anchors)
+  local mode = options.mode ~= nil and mode_value(options.mode, "mode") or nil
+  local groups = options.groups or {}
+  if type(groups) ~= "table" then argument_error("groups must be an array of group names, not " .. type(groups)) end
+  for i = 1, #groups do group_name(groups[i]) end
   if fresh > 0 then uses_callbacks(self) end
-  return self:_add_field_call(id, options, array, n, fresh)
+  return self:_add_field_call(id, options, array, n, fresh, mode, groups)
 end
 
 local events = {}
 
-function events._add_field_call(self, id, options, array, n, fresh)
-  local status = lib.fw_form_add_field_with_rules(ptr(self), id, optional_cstring(options.label, "label"),
+function events._add_field_call(self, id, options, array, n, fresh, mode, groups)
+  local p = ptr(self)
+  local status = lib.fw_form_add_field_with_rules(p, id, optional_cstring(options.label, "label"),
     optional_cstring(options.initial, "initial value"), array, n)
   if status ~= OK then
     for _ = 1, fresh do self._validators[#self._validators] = nil end
     raise(status, "fw_form_add_field_with_rules")
   end
-  self._initial[id] = options.initial or ""
+  local call = "fw_field_set_mode"
+  if mode ~= nil then status = lib.fw_field_set_mode(p, id, mode) end
+  for i = 1, #groups do
+    if status ~= OK then break end
+    call = "fw_field_add_group"
+    status = lib.fw_field_add_group(p, id, groups[i])
+  end
+  if status ~= OK then -- not expected (mode and groups were checked): take the field back out
+    raise_after(status, call, function() lib.fw_form_remove_field(p, id) end)
+  end
   return self
 end
 
@@ -507,7 +750,6 @@ end
 function events.load_spec(self, text)
   local status = lib.fw_form_load_spec(ptr(self), cstring(text, "spec"))
   if status ~= OK then raise(status, "fw_form_load_spec") end
-  self._spec_texts[#self._spec_texts + 1] = text
   return self
 end
 
@@ -551,40 +793,111 @@ function events.update(self, id, value)
   return snapshot_table(s)
 end
 
-function events.touch_all(self)
-  local status = lib.fw_form_touch_all(ptr(self))
+--- Marks every field touched and runs every rule; with a group, only that group's fields.
+function events.touch_all(self, group)
+  local status
+  if group == nil then
+    status = lib.fw_form_touch_all(ptr(self))
+  else
+    status = lib.fw_form_touch_all_group(ptr(self), group_name(group))
+  end
   if status ~= OK then raise(status, "fw_form_touch_all") end
 end
 
---- Submit: touches every field, judges every field strictly; returns true when all pass.
-function events.validate(self)
+--- Submit: touches every field, judges every field strictly; returns true when all pass. With a
+--- group (a wizard step), only that group's fields take part and submit_count / submit_failed
+--- are left alone.
+function events.validate(self, group)
   local out = ffi_new("bool[1]")
-  local status = lib.fw_form_validate(ptr(self), out)
+  local status
+  if group == nil then
+    status = lib.fw_form_validate(ptr(self), out)
+  else
+    status = lib.fw_form_validate_group(ptr(self), group_name(group), out)
+  end
   if status ~= OK then raise(status, "fw_form_validate") end
   return out[0]
 end
 
-function events.reset(self)
-  local status = lib.fw_form_reset(ptr(self))
-  if status ~= OK then raise(status, "fw_form_reset") end
+--- Every value back to its initial value, every field idle, untouched, not visited; external
+--- errors, submit_count and submit_failed cleared. values ({id = value}, optional) first become
+--- those fields' initial values (an unknown id raises and changes nothing).
+function events.reset(self, values)
+  if values == nil then
+    local status = lib.fw_form_reset(ptr(self))
+    if status ~= OK then raise(status, "fw_form_reset") end
+    return
+  end
+  if type(values) ~= "table" then argument_error("reset values must be a table {id = value}, not " .. type(values)) end
+  local n = 0
+  for _ in pairs(values) do n = n + 1 end
+  local ids, data = ffi_new("const char *[?]", n + 1), ffi_new("const char *[?]", n + 1)
+  local anchors, i = {}, 0
+  for id, value in pairs(values) do
+    anchors[#anchors + 1], anchors[#anchors + 2] = cstring(id, "field id"), cstring(value, "value")
+    ids[i], data[i] = id, value
+    i = i + 1
+  end
+  local status = lib.fw_form_reset_values(ptr(self), ids, data, n)
+  if status ~= OK then raise(status, "fw_form_reset_values") end
+end
+
+--- Sets the form's validation mode (two_stage, on_change, on_blur, on_touched, on_submit).
+function events.set_form_mode(self, mode)
+  local status = lib.fw_form_set_mode(ptr(self), mode_value(mode, "mode"))
+  if status ~= OK then raise(status, "fw_form_set_mode") end
+end
+
+--- Gives the field its own validation mode; nil: follow the form's mode again.
+function events.set_mode(self, id, mode)
+  local value = mode == nil and MODE_FORM or mode_value(mode, "mode")
+  local status = lib.fw_field_set_mode(ptr(self), cstring(id, "field id"), value)
+  if status ~= OK then raise(status, "fw_field_set_mode") end
+end
+
+--- Sets the error mode: "first" or "all" (every failing rule's message in state().errors).
+function events.set_error_mode(self, errors)
+  local status = lib.fw_form_set_error_mode(ptr(self), error_mode_value(errors))
+  if status ~= OK then raise(status, "fw_form_set_error_mode") end
+end
+
+--- Adds the field to a validation group (as add_field's groups option does).
+function events.add_to_group(self, id, group)
+  local status = lib.fw_field_add_group(ptr(self), cstring(id, "field id"), group_name(group))
+  if status ~= OK then raise(status, "fw_field_add_group") end
+end
+
+--- An error from outside the rules (a server's "already registered"): the field is invalid with
+--- message (non-empty) until its value changes, clear_error, clear_errors or reset.
+function events.set_error(self, id, message)
+  local status = lib.fw_field_set_error(ptr(self), cstring(id, "field id"), cstring(message, "message"))
+  if status ~= OK then raise(status, "fw_field_set_error") end
+end
+
+function events.clear_error(self, id)
+  local status = lib.fw_field_clear_error(ptr(self), cstring(id, "field id"))
+  if status ~= OK then raise(status, "fw_field_clear_error") end
+end
+
+function events.clear_errors(self)
+  local status = lib.fw_form_clear_errors(ptr(self))
+  if status ~= OK then raise(status, "fw_form_clear_errors") end
+end
+
+--- Removes the field (refused while another field's matches rule names it). Later fields move
+--- down one index. The binding keeps no id or index cache (check_many reads initial values from
+--- the library), so nothing of the removed field lingers here.
+function events.remove_field(self, id)
+  local status = lib.fw_form_remove_field(ptr(self), cstring(id, "field id"))
+  if status ~= OK then raise(status, "fw_form_remove_field") end
 end
 
 -- check_many: records (an array of {id = value}) judged as submits of a fresh form, in one
--- fw_form_check_batch call. A record that leaves a field out holds the field's initial value.
--- A field's initial value: remembered by add_field, or read from the specs loaded (decoded only
--- when a record leaves a field out).
+-- fw_form_check_batch call. A record that leaves a field out holds the field's initial value,
+-- read from the library (the snapshot's initial: what add_field, a spec or reset(values) made it).
 local function initial_value(self, id)
-  local texts = self._spec_texts
-  if self._initial[id] == nil and #texts > 0 then
-    local json = require("formwell_json")
-    for _, text in ipairs(texts) do
-      for _, field in ipairs(json.decode(text).fields) do
-        self._initial[field.id] = type(field.initial) == "string" and field.initial or ""
-      end
-    end
-    self._spec_texts = {}
-  end
-  return self._initial[id] or ""
+  local s = snapshot(self, id)
+  return ffi_string(s.initial, s.initial_length)
 end
 
 local CheckResult = {}
@@ -604,10 +917,13 @@ function events.check_many(self, records, threads)
       if records[r][id] ~= nil then named = true break end
     end
     if named then
-      local parts, offsets, at = {}, ffi_new("int64_t[?]", n + 1), 0
+      local parts, offsets, at, initial = {}, ffi_new("int64_t[?]", n + 1), 0, nil
       for r = 1, n do
         local v = records[r][id]
-        if v == nil then v = initial_value(self, id) end
+        if v == nil then
+          if initial == nil then initial = initial_value(self, id) end
+          v = initial
+        end
         if type(v) ~= "string" then argument_error(("record %d: %s must be a string, not %s"):format(r, id, type(v))) end
         offsets[r - 1] = at
         parts[r] = v
@@ -708,9 +1024,9 @@ end
 
 for name, fn in pairs(events) do
   local interpreted = jit_off_copy(fn)
-  Form[name] = function(self, a, b, c, d, e)
-    if self._callbacks then return interpreted(self, a, b, c, d, e) end
-    return fn(self, a, b, c, d, e)
+  Form[name] = function(self, a, b, c, d, e, f, g)
+    if self._callbacks then return interpreted(self, a, b, c, d, e, f, g) end
+    return fn(self, a, b, c, d, e, f, g)
   end
 end
 
