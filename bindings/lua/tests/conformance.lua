@@ -7,6 +7,14 @@
 -- Each vector's `records` are checked twice: all at once through form:check_many (the batch path),
 -- and one by one as a submit of a fresh form (set every value given, then validate).
 --
+-- Vectors 11-19's additions are read too: the events set_error, clear_error, clear_errors,
+-- remove_field, validate / touch_all with a group and reset with values; steps that must fail
+-- ("error": the formwell error's status, and the form exactly as before); the per-field keys
+-- errors, tint, label_raised, emphasized, hint, visited, dirty, modified_since_submit and
+-- external_error (compared when present, from the same form:state call) and the form keys
+-- dirty_fields, submit_count, submit_failed, announcement, valid_in, first_invalid_in and changed
+-- (form:changed_since(the revision before the step)).
+--
 -- Usage: luajit bindings/lua/tests/conformance.lua Tests/Conformance/*.json
 -- Prints one line per mismatch and a summary; exits 1 on any failure, 2 on a usage error.
 
@@ -35,6 +43,21 @@ local function check(file, step, field, what, expected, got)
   if expected ~= got then failure(file, step, field, what, show(expected), show(got)) end
 end
 
+-- A list of strings as text, for comparing and printing: ["a", "b"].
+local function show_list(list)
+  if type(list) ~= "table" then return show(list) end
+  local parts = {}
+  for i, item in ipairs(list) do parts[i] = show(item) end
+  return "[" .. table.concat(parts, ", ") .. "]"
+end
+
+local function check_list(file, step, field, what, expected, got)
+  if type(expected) ~= "table" then
+    return failure(file, step, field, what, "a list in the vector", show(expected))
+  end
+  check(file, step, field, what, show_list(expected), show_list(got))
+end
+
 -- seed 02's example, as every runner defines it
 local function starts_with_plus(value)
   if value:sub(1, 1) == "+" then return true end
@@ -42,6 +65,27 @@ local function starts_with_plus(value)
 end
 
 local FIELD_KEYS = { "phase", "validity", "message", "display", "display_message" }
+
+-- Per-field keys a vector may give besides the base ones (compared when present): the vector's key,
+-- the state table's key, and the type the vector must give.
+local OPTIONAL_FIELD_KEYS = {
+  { "tint", "tint", "string" },
+  { "label_raised", "label_raised", "boolean" },
+  { "emphasized", "emphasized", "boolean" },
+  { "hint", "accessibility_hint", "string" },
+  { "visited", "visited", "boolean" },
+  { "dirty", "dirty", "boolean" },
+  { "modified_since_submit", "modified_since_submit", "boolean" },
+  { "external_error", "external_error", "boolean" },
+}
+local KNOWN_FIELD_KEYS = { touched = true, failing_rule = true, errors = true }
+for _, key in ipairs(FIELD_KEYS) do KNOWN_FIELD_KEYS[key] = true end
+for _, entry in ipairs(OPTIONAL_FIELD_KEYS) do KNOWN_FIELD_KEYS[entry[1]] = true end
+
+local KNOWN_FORM_KEYS = {
+  fields = true, valid = true, first_invalid = true, dirty_fields = true, submit_count = true,
+  submit_failed = true, announcement = true, valid_in = true, first_invalid_in = true, changed = true,
+}
 
 local function check_field(file, index, form, id, want)
   if type(want) ~= "table" then
@@ -64,31 +108,101 @@ local function check_field(file, index, form, id, want)
     local expected = want.failing_rule ~= json.null and want.failing_rule + 1 or nil
     check(file, index, id, "failing_rule (1-based)", expected, state.failing_rule)
   end
+  if want.errors ~= nil then check_list(file, index, id, "errors", want.errors, state.errors) end
+  for _, entry in ipairs(OPTIONAL_FIELD_KEYS) do
+    local key, member, kind = entry[1], entry[2], entry[3]
+    if want[key] ~= nil then
+      if type(want[key]) ~= kind then
+        failure(file, index, id, key, "a " .. kind .. " in the vector", show(want[key]))
+      else
+        check(file, index, id, key, want[key], state[member])
+      end
+    end
+  end
+  for key in pairs(want) do
+    if not KNOWN_FIELD_KEYS[key] then failure(file, index, id, key, "a known per-field key", "unknown key") end
+  end
 end
 
-local function run_step(file, index, form, ids, step)
-  local event, field, value = step.event, step.field, step.value
+-- Everything a failing step must leave as it was: the fields and every state (revision included),
+-- the verdicts and the form's own state.
+local function whole_state(form)
+  local parts = {}
+  local function add(value) parts[#parts + 1] = type(value) == "table" and show_list(value) or show(value) end
+  local ids = form:fields()
+  add(ids)
+  for _, id in ipairs(ids) do
+    local state = form:state(id)
+    local keys = {}
+    for key in pairs(state) do keys[#keys + 1] = key end
+    table.sort(keys)
+    for _, key in ipairs(keys) do add(key) add(state[key]) end
+  end
+  local info = form:info()
+  add(form:is_valid()) add(form:first_invalid()) add(info.revision) add(info.submit_count)
+  add(info.submit_failed) add(info.mode) add(info.error_mode) add(form:announcement())
+  return table.concat(parts, "\1")
+end
+
+-- Runs the step's event; returns what validate returned (nil for other events), or the string
+-- "unknown event".
+local function apply(form, step)
+  local event, field, value, group = step.event, step.field, step.value, step.group
+  if group == json.null then group = nil end
   if event == "focus" then form:focus(field)
   elseif event == "blur" then form:blur(field)
   elseif event == "touch" then form:touch(field)
   elseif event == "type" or event == "set_value" then form:set(field, value)
-  elseif event == "touch_all" then form:touch_all()
-  elseif event == "reset" then form:reset()
-  elseif event == "validate" then
-    local returned = form:validate()
-    if type(step.returns) ~= "boolean" then
-      failure(file, index, "(form)", "returns", "a boolean in the vector", "missing or not a boolean")
-    else
-      check(file, index, "(form)", "validate returns", step.returns, returned)
+  elseif event == "touch_all" then form:touch_all(group)
+  elseif event == "reset" then form:reset(step.values)
+  elseif event == "validate" then return form:validate(group)
+  elseif event == "set_error" then form:set_error(field, step.message)
+  elseif event == "clear_error" then form:clear_error(field)
+  elseif event == "clear_errors" then form:clear_errors()
+  elseif event == "remove_field" then form:remove_field(field)
+  else return "unknown event"
+  end
+end
+
+local function run_step(file, index, form, step)
+  local revision = form:revision()
+  if step.error ~= nil then
+    -- the event must fail with that status and leave the form exactly as it was
+    if type(step.error) ~= "string" then
+      return failure(file, index, "(form)", "error", "a status name in the vector", show(step.error))
     end
+    local before = whole_state(form)
+    local ok, err = pcall(apply, form, step)
+    local want = "FW_ERR_" .. step.error:upper()
+    if ok then
+      check(file, index, step.field or "(form)", step.event .. " fails", want,
+        err == "unknown event" and "an unknown event" or "success")
+    elseif formwell.is_error(err) then
+      check(file, index, step.field or "(form)", step.event .. " fails with", want, err.status)
+    else
+      check(file, index, step.field or "(form)", step.event .. " fails with", want, tostring(err))
+    end
+    check(file, index, "(form)", "state after the failing " .. step.event, "unchanged",
+      whole_state(form) == before and "unchanged" or "changed")
   else
-    return failure(file, index, "-", "event", "a known event", show(event))
+    local returned = apply(form, step)
+    if returned == "unknown event" then
+      return failure(file, index, "-", "event", "a known event", show(step.event))
+    end
+    if step.event == "validate" then
+      if type(step.returns) ~= "boolean" then
+        failure(file, index, "(form)", "returns", "a boolean in the vector", "missing or not a boolean")
+      else
+        check(file, index, "(form)", "validate returns", step.returns, returned)
+      end
+    end
   end
 
   local expect = step.expect
   if type(expect) ~= "table" or type(expect.fields) ~= "table" then
     return failure(file, index, "(form)", "expect.fields", "an object", "missing")
   end
+  local ids = form:fields()
   local known = {}
   for _, id in ipairs(ids) do
     known[id] = true
@@ -111,6 +225,36 @@ local function run_step(file, index, form, ids, step)
     failure(file, index, "(form)", "first_invalid", "a string or null in the vector", "missing")
   else
     check(file, index, "(form)", "first_invalid", first ~= json.null and first or nil, form:first_invalid())
+  end
+  for key in pairs(expect) do
+    if not KNOWN_FORM_KEYS[key] then failure(file, index, "(form)", key, "a known form key", "unknown key") end
+  end
+  if expect.dirty_fields ~= nil then
+    check_list(file, index, "(form)", "dirty_fields", expect.dirty_fields, form:dirty_fields())
+    if type(expect.dirty_fields) == "table" then
+      check(file, index, "(form)", "dirty", #expect.dirty_fields > 0, form:dirty())
+    end
+  end
+  if expect.submit_count ~= nil then check(file, index, "(form)", "submit_count", expect.submit_count, form:submit_count()) end
+  if expect.submit_failed ~= nil then
+    check(file, index, "(form)", "submit_failed", expect.submit_failed, form:submit_failed())
+  end
+  if expect.announcement ~= nil then
+    check(file, index, "(form)", "announcement", expect.announcement, form:announcement())
+  end
+  if expect.valid_in ~= nil then
+    for group, valid in pairs(expect.valid_in) do
+      check(file, index, "(form)", "valid_in[" .. group .. "]", valid, form:is_valid_in(group))
+    end
+  end
+  if expect.first_invalid_in ~= nil then
+    for group, id in pairs(expect.first_invalid_in) do
+      check(file, index, "(form)", "first_invalid_in[" .. group .. "]", id ~= json.null and id or nil,
+        form:first_invalid_in(group))
+    end
+  end
+  if expect.changed ~= nil then
+    check_list(file, index, "(form)", "changed", expect.changed, form:changed_since(revision))
   end
 end
 
@@ -178,14 +322,13 @@ local function run_vector(file)
   local span = spans[vector.spec]
   local spec_text = text:sub(span[1], span[2])
   local form = formwell.from_spec(spec_text, { validators = { starts_with_plus = starts_with_plus } })
-  local ids = form:fields()
   for index, step in ipairs(vector.steps) do
     steps = steps + 1
-    local ran, err = pcall(run_step, file, index - 1, form, ids, step)
+    local ran, err = pcall(run_step, file, index - 1, form, step)
     if not ran then failure(file, index - 1, step.field or "(form)", step.event or "step", "no error", tostring(err)) end
   end
   if type(vector.records) == "table" then
-    local ran, err = pcall(run_records, file, form, spec_text, ids, vector.records)
+    local ran, err = pcall(run_records, file, form, spec_text, form:fields(), vector.records)
     if not ran then failure(file, nil, "(records)", "run", "no error", tostring(err)) end
   end
   form:free()
