@@ -33,8 +33,9 @@
  * leaves the longest prefix of whole UTF-8 characters and returns FW_ERR_BUFFER_TOO_SMALL. The
  * library hands out no memory to free; fw_version and fw_status_string return static strings.
  *
- * Structs passed in (fw_snapshot, fw_rule, fw_column) start with a `size` member: set it to
- * sizeof(the struct) as compiled. Later versions only append members, so old callers keep working.
+ * Structs passed in (fw_snapshot, fw_rule, fw_column, fw_form_info) start with a `size` member:
+ * set it to sizeof(the struct) as compiled. Later versions only append members, so old callers keep
+ * working.
  *
  * Threads. Any handle may be used from any thread. Calls on one form are serialized by that
  * form's lock; calls on different forms never wait for each other. fw_form_check_batch may run
