@@ -353,15 +353,21 @@ end
 
 -- The snapshot in self._snap as a Lua table (texts copied out of self._buf). The snapshot's size
 -- is sizeof(fw_snapshot) of the header, so the second version's members are filled too.
+-- Texts that are often empty skip ffi.string (which hashes even an empty string).
+local function text(p, length)
+  if length == 0 then return "" end
+  return ffi_string(p, length)
+end
+
 local function snapshot_table(s)
-  local rule, display = s.failing_rule, DISPLAY[s.display]
-  local display_message = ffi_string(s.display_message, s.display_message_length)
+  local rule, display, dirty = s.failing_rule, DISPLAY[s.display], s.dirty
+  local display_message = text(s.display_message, s.display_message_length)
   return {
     index = tonumber(s.index) + 1,
     phase = PHASE[s.phase],
     validity = VALIDITY[s.validity],
     display = display,
-    message = ffi_string(s.message, s.message_length),
+    message = text(s.message, s.message_length),
     display_message = display_message,
     value = ffi_string(s.value, s.value_length),
     touched = s.touched,
@@ -369,9 +375,9 @@ local function snapshot_table(s)
     failing_rule = rule >= 0 and rule + 1 or nil,
     -- version 2
     visited = s.visited,
-    dirty = s.dirty,
-    pristine = not s.dirty,
-    initial = ffi_string(s.initial, s.initial_length),
+    dirty = dirty,
+    pristine = not dirty,
+    initial = text(s.initial, s.initial_length),
     modified_since_submit = s.modified_since_submit,
     external_error = s.external_error,
     errors = error_list(s),
@@ -381,7 +387,7 @@ local function snapshot_table(s)
     emphasized = s.emphasized,
     label = ffi_string(s.label, s.label_length),
     accessibility_value = display == "error" and display_message or "",
-    accessibility_hint = ffi_string(s.hint, s.hint_length),
+    accessibility_hint = text(s.hint, s.hint_length),
     revision = tonumber(s.revision),
   }
 end
