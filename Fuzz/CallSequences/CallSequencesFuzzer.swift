@@ -638,7 +638,7 @@ private struct Session {
             let fields = before?.fields ?? []
             let count = index == nil ? Int(capacityByte % 3) : fields.count
             var declared = pickSnapshotSize(sizeByte)
-            if declared > 4096 { declared = UInt(snapshotSize) * 2 }  // the array's stride: keep it allocatable
+            if declared > 4096 { declared = UInt(snapshotSize) + 16 }  // the array's stride: keep it allocatable
             let stride = snapshotStride(declared)
             let capacity: UInt
             switch capacityByte % 8 {
@@ -749,13 +749,15 @@ private struct Session {
             let flags = reader.byte(), extra = reader.byte()
             let ruleCount = Int(flags % 6)
             let ruleSize = MemoryLayout<fw_rule>.size
+            let firstRuleSize = MemoryLayout<fw_rule>.offset(of: \.hint)!  // the first version: no hint
             let stride: Int
             switch (flags >> 3) % 16 {
-            case 0...10: stride = ruleSize
+            case 0...9: stride = ruleSize
+            case 10: stride = firstRuleSize         // a first-version caller (hint not read)
             case 11, 12: stride = ruleSize + 8
             case 13: stride = ruleSize + 64
-            case 14: stride = ruleSize - 8        // too small
-            default: stride = ruleSize + 1        // unaligned
+            case 14: stride = firstRuleSize - 8     // too small
+            default: stride = ruleSize + 1          // unaligned
             }
             let nullRules = ruleCount > 0 && extra == 0xFF
             let mismatch = ruleCount > 1 && extra >= 0xF0 && extra < 0xFF ? Int(extra & 0xF) % ruleCount : nil
@@ -766,7 +768,7 @@ private struct Session {
                 else if forms[index].position(cView(id)) != nil { refused.insert(.FW_ERR_DUPLICATE_FIELD); mustFail = true }
             }
             if nullRules { refused.insert(.FW_ERR_NULL_ARGUMENT); mustFail = true }
-            if ruleCount > 0 && (stride < ruleSize || stride % MemoryLayout<fw_rule>.alignment != 0) {
+            if ruleCount > 0 && (stride < firstRuleSize || stride % MemoryLayout<fw_rule>.alignment != 0) {
                 refused.insert(.FW_ERR_INVALID_ARGUMENT); mustFail = true
             }
             if mismatch != nil { refused.insert(.FW_ERR_INVALID_ARGUMENT); mustFail = true }

@@ -337,8 +337,13 @@ private func checkSnapshot(_ s: fw_snapshot, _ buffer: UnsafeMutablePointer<CCha
            "\(what): display \(s.display) but display_message_length \(s.display_message_length)")
     expect((s.validity == fw_validity.FW_VALIDITY_INVALID.rawValue) == (s.failing_rule >= 0),
            "\(what): validity \(s.validity) but failing_rule \(s.failing_rule)")
-    expect(s.text_size == s.message_length + s.display_message_length + s.value_length + 3,
+    // The second version's texts too: label, initial value, hint, and the error list with its final NUL.
+    let secondVersionTexts = s.label_length + s.initial_length + s.hint_length + s.errors_size + 4
+    expect(s.text_size == s.message_length + s.display_message_length + s.value_length + 3 + secondVersionTexts,
            "\(what): text_size \(s.text_size) for lengths \(s.message_length)/\(s.display_message_length)/\(s.value_length)")
+    expect((s.validity == fw_validity.FW_VALIDITY_INVALID.rawValue) == (s.error_count > 0)
+           && (s.error_count == 0 || s.errors_size == s.message_length + 1),
+           "\(what): validity \(s.validity) but error_count \(s.error_count), errors_size \(s.errors_size)")
     expect(!s.limit_exceeded, "\(what): limit_exceeded on a short value")
     guard let texts = snapshotTexts(s, buffer, size, what) else { return nil }
     guard shared, !texts.value.isEmpty else { return texts.value }
@@ -409,7 +414,11 @@ private func snapshotWork(_ result: ThreadResult, shared: OpaquePointer?) {
             let status = fw_field_snapshot_at(shared, sharedIndex, &snap, buffer, 3)
             expect(status == .FW_OK || status == .FW_ERR_BUFFER_TOO_SMALL, "snapshot_at(shared, 3 bytes) gave \(status.rawValue)")
             expect((status == .FW_OK) == (snap.text_size <= 3), "3-byte buffer: status \(status.rawValue) but text_size \(snap.text_size)")
-            expect(snap.value == nil || snap.text_size <= 3, "3-byte buffer: the value was copied though text_size is \(snap.text_size)")
+            // The value is the third text: copied only when the first three fit (the second
+            // version's texts come after it).
+            let firstThree = snap.message_length + snap.display_message_length + snap.value_length + 3
+            expect(snap.value == nil || firstThree <= 3, "3-byte buffer: the value was copied though the first three texts need \(firstThree)")
+            expect(snap.label == nil || snap.text_size <= 3, "3-byte buffer: the label was copied though text_size is \(snap.text_size)")
             expect((snap.validity == fw_validity.FW_VALIDITY_INVALID.rawValue) == (snap.message_length > 0),
                    "3-byte buffer: validity \(snap.validity) but message_length \(snap.message_length)")
         default:
