@@ -101,6 +101,7 @@ import Testing
         case .empty: validity = "empty"
         case .valid: validity = "valid"
         case .invalid: validity = "invalid"
+        case .pending: validity = "pending"
         }
         let display: String
         switch state.display {
