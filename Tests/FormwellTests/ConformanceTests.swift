@@ -29,15 +29,21 @@ import Testing
         let specJSON = String(decoding: try JSONSerialization.data(withJSONObject: vector.spec.value), as: UTF8.self)
         let pristine = try Form(spec: FormSpec(json: specJSON), validators: ["starts_with_plus": Self.startsWithPlus])
         var form = pristine
+        var requests: [String: UInt64] = [:]  // `take` labels
         for (index, step) in vector.steps.enumerated() {
             let label = "\(file) step \(index) (\(step.event) \(step.field ?? ""))"
             let revision = form.revision
             if let status = step.error {
                 let before = form.states
-                #expect(throws: FormError.self, "\(label): must fail with \(status)") { try self.apply(step, to: &form, label) }
+                do {
+                    try self.apply(step, to: &form, label, requests: &requests)
+                    Issue.record("\(label): must fail with \(status)")
+                } catch let error as FormError {
+                    #expect(Self.statusName(error) == status, "\(label): failed with \(error), expected \(status)")
+                }
                 #expect(form.states == before, "\(label): a failed event must change nothing")
             } else {
-                try apply(step, to: &form, label)
+                try apply(step, to: &form, label, requests: &requests)
             }
             #expect(Set(step.expect.fields.keys) == Set(form.fieldIDs), "\(label): expect.fields must list every field")
             for (id, want) in step.expect.fields {
@@ -55,6 +61,9 @@ import Testing
             if let want = step.expect.submitCount { #expect(form.submitCount == want, "\(label): submit_count") }
             if let want = step.expect.submitFailed { #expect(form.submitFailed == want, "\(label): submit_failed") }
             if let want = step.expect.announcement { #expect(form.announcement == want, "\(label): announcement") }
+            if let want = step.expect.pendingFields { #expect(form.pendingFieldIDs == want, "\(label): pending_fields") }
+            if let want = step.expect.staleResults { #expect(form.staleResults == want, "\(label): stale_results") }
+            if step.expect.hasNextDue { #expect(form.nextDueTime == step.expect.nextDue, "\(label): next_due") }
             if let want = step.expect.changed {
                 #expect(form.changedFieldIDs(since: revision) == want, "\(label): changed")
             }
@@ -94,6 +103,20 @@ import Testing
         }
     }
 
+    /// The vector format's status name of an engine error.
+    static func statusName(_ error: FormError) -> String {
+        switch error {
+        case .unknownField: return "unknown_field"
+        case .duplicateField: return "duplicate_field"
+        case .invalidArgument: return "invalid_argument"
+        case .invalidPattern: return "invalid_pattern"
+        case .callbackFailed: return "callback"
+        case .internalError: return "internal"
+        case .unknownRequest: return "unknown_request"
+        case .requestClosed: return "request_closed"
+        }
+    }
+
     /// A field state under the vector format's keys (Tests/Conformance/README.md).
     static func observed(_ state: FieldState) -> [String: Any] {
         let validity: String
@@ -101,6 +124,7 @@ import Testing
         case .empty: validity = "empty"
         case .valid: validity = "valid"
         case .invalid: validity = "invalid"
+        case .pending: validity = "pending"
         }
         let display: String
         switch state.display {
@@ -131,16 +155,55 @@ import Testing
         }
     }
 
-    private func apply(_ step: Step, to form: inout Form, _ label: String) throws {
+    private func apply(_ step: Step, to form: inout Form, _ label: String, requests: inout [String: UInt64]) throws {
         switch step.event {
         case "focus": try form.focus(try step.requireField())
         case "blur": try form.blur(try step.requireField())
         case "touch": try form.touch(try step.requireField())
-        case "type", "set_value": try form.setValue(step.value ?? "", for: try step.requireField())
+        case "type", "set_value":
+            if let now = step.now { form.tick(now) }
+            try form.setValue(step.value ?? "", for: try step.requireField())
+        case "tick": form.tick(step.now ?? 0)
+        case "take":
+            let request = form.nextRequest(now: step.now ?? 0)
+            switch (request, step.expectRequest) {
+            case (nil, nil): break
+            case (let got?, let want?):
+                #expect(got.fieldID == want.field && got.value == want.value && got.rule == want.rule,
+                        "\(label): took \(got), expected \(want)")
+                if let name = step.as { requests[name] = got.id }
+            default: Issue.record("\(label): took \(String(describing: request)), expected \(String(describing: step.expectRequest))")
+            }
+        case "resolve":
+            let id: UInt64
+            switch step.request {
+            case .label(let name)?:
+                guard let known = requests[name] else { Issue.record("\(label): no request labelled \(name)"); return }
+                id = known
+            case .id(let raw)?: id = raw
+            case nil: Issue.record("\(label): resolve without a request"); return
+            }
+            let verdict: AsyncVerdict
+            switch step.verdict {
+            case "valid": verdict = .valid
+            case "invalid": verdict = .invalid(step.message)
+            default: verdict = .error(step.message)
+            }
+            let outcome = try form.resolve(id, verdict)
+            #expect((outcome == .applied ? "applied" : "stale") == step.returnsText, "\(label): resolve returned \(outcome)")
+        case "submit":
+            let outcome = try form.submit(group: step.group)
+            let name: String
+            switch outcome {
+            case .valid: name = "valid"
+            case .invalid: name = "invalid"
+            case .pending: name = "pending"
+            }
+            #expect(name == step.returnsText, "\(label): submit returned \(outcome)")
         case "touch_all": try form.touchAll(group: step.group)
         case "validate":
             let result = try form.validate(group: step.group)
-            #expect(result == step.returns, "\(label): validate() returned \(result)")
+            #expect(result == step.returnsBool, "\(label): validate() returned \(result)")
         case "reset":
             if let values = step.values { try form.reset(values: values) } else { try form.reset() }
         case "set_error": try form.setError(step.message ?? "", for: try step.requireField())
@@ -165,13 +228,43 @@ private struct Step: Decodable {
     let event: String
     let field: String?
     let value: String?
-    let returns: Bool?
+    let returnsBool: Bool?
+    let returnsText: String?
     let group: String?
     let message: String?
     let values: [String: String]?
     /// The event must fail (a status name) and change nothing.
     let error: String?
+    let now: UInt64?
+    let `as`: String?
+    let expectRequest: ExpectedRequest?
+    let request: RequestName?
+    let verdict: String?
     let expect: Expectation
+
+    enum CodingKeys: String, CodingKey {
+        case event, field, value, returns, group, message, values, error, now, `as`, request, verdict, expect
+        case expectRequest = "expect_request"
+    }
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        event = try container.decode(String.self, forKey: .event)
+        field = try container.decodeIfPresent(String.self, forKey: .field)
+        value = try container.decodeIfPresent(String.self, forKey: .value)
+        returnsBool = try? container.decodeIfPresent(Bool.self, forKey: .returns)
+        returnsText = try? container.decodeIfPresent(String.self, forKey: .returns)
+        group = try container.decodeIfPresent(String.self, forKey: .group)
+        message = try container.decodeIfPresent(String.self, forKey: .message)
+        values = try container.decodeIfPresent([String: String].self, forKey: .values)
+        error = try container.decodeIfPresent(String.self, forKey: .error)
+        now = try container.decodeIfPresent(UInt64.self, forKey: .now)
+        `as` = try container.decodeIfPresent(String.self, forKey: .as)
+        expectRequest = try container.decodeIfPresent(ExpectedRequest.self, forKey: .expectRequest)
+        request = try container.decodeIfPresent(RequestName.self, forKey: .request)
+        verdict = try container.decodeIfPresent(String.self, forKey: .verdict)
+        expect = try container.decode(Expectation.self, forKey: .expect)
+    }
 
     func requireField() throws -> String {
         guard let field else { throw VectorError.missingField(event) }
@@ -180,6 +273,24 @@ private struct Step: Decodable {
 }
 
 private enum VectorError: Error { case missingField(String) }
+
+private struct ExpectedRequest: Decodable, CustomStringConvertible {
+    let field: String
+    let value: String
+    let rule: String
+    var description: String { "\(field)=\"\(value)\" by \(rule)" }
+}
+
+/// A `take` label, or a raw request id.
+private enum RequestName: Decodable {
+    case label(String)
+    case id(UInt64)
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let raw = try? container.decode(UInt64.self) { self = .id(raw) } else { self = .label(try container.decode(String.self)) }
+    }
+}
 
 private struct Expectation: Decodable {
     let fields: [String: [String: AnyJSON]]
@@ -192,15 +303,40 @@ private struct Expectation: Decodable {
     let validIn: [String: Bool]?
     let firstInvalidIn: [String: String?]?
     let changed: [String]?
+    let pendingFields: [String]?
+    let staleResults: Int?
+    let nextDue: UInt64?
+    let hasNextDue: Bool
 
     enum CodingKeys: String, CodingKey {
         case fields, valid, announcement, changed
+        case pendingFields = "pending_fields"
+        case staleResults = "stale_results"
+        case nextDue = "next_due"
         case firstInvalid = "first_invalid"
         case dirtyFields = "dirty_fields"
         case submitCount = "submit_count"
         case submitFailed = "submit_failed"
         case validIn = "valid_in"
         case firstInvalidIn = "first_invalid_in"
+    }
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        fields = try container.decode([String: [String: AnyJSON]].self, forKey: .fields)
+        valid = try container.decode(Bool.self, forKey: .valid)
+        firstInvalid = try container.decodeIfPresent(String.self, forKey: .firstInvalid)
+        dirtyFields = try container.decodeIfPresent([String].self, forKey: .dirtyFields)
+        submitCount = try container.decodeIfPresent(Int.self, forKey: .submitCount)
+        submitFailed = try container.decodeIfPresent(Bool.self, forKey: .submitFailed)
+        announcement = try container.decodeIfPresent(String.self, forKey: .announcement)
+        validIn = try container.decodeIfPresent([String: Bool].self, forKey: .validIn)
+        firstInvalidIn = try container.decodeIfPresent([String: String?].self, forKey: .firstInvalidIn)
+        changed = try container.decodeIfPresent([String].self, forKey: .changed)
+        pendingFields = try container.decodeIfPresent([String].self, forKey: .pendingFields)
+        staleResults = try container.decodeIfPresent(Int.self, forKey: .staleResults)
+        hasNextDue = container.contains(.nextDue)
+        nextDue = try container.decodeIfPresent(UInt64.self, forKey: .nextDue)
     }
 }
 

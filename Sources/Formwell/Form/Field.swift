@@ -37,6 +37,9 @@ struct Field: Sendable {
     var frozen: ShownState?
     /// Error mode `all`: the messages of the rules failing after `failingRule`.
     var moreFailures: [String] = []
+    /// Asynchronous rules (checked by the host) and where each stands for the current value.
+    var asyncRules: [AsyncRule] = []
+    var asyncStatus: [AsyncStatus] = []
     /// The form revision at which the field's observable state last changed.
     var changedAt: UInt64 = 0
     /// Index of the first `required` rule and its message, kept when rules are added (every event

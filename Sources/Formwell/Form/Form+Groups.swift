@@ -39,6 +39,6 @@ extension Form {
 
     /// `firstInvalidFieldID` among the group's fields.
     public func firstInvalidFieldID(in group: String) throws(FormError) -> String? {
-        try positions(in: group).first { !fields[$0].passesStrictly }.map { fields[$0].id }
+        try positions(in: group).first { fields[$0].failsStrictly }.map { fields[$0].id }
     }
 }

@@ -11,6 +11,7 @@ extension Form {
                 }
             }
         }
+        cancelAsync(removed)
         fields.remove(at: removed)
         for position in fields.indices {
             fields[position].rules = fields[position].rules.map { $0.afterRemoving(position: removed) }

@@ -24,6 +24,14 @@ public struct Form: Sendable {
     var lastSubmitFailed = false
     /// Goes up by one with every event that changes anything observable.
     var changeCount: UInt64 = 0
+    /// The host's clock as last told (milliseconds; never goes back): asynchronous rules' debounce.
+    var clock: UInt64 = 0
+    /// The last asynchronous request id issued (ids start at 1).
+    var lastRequestID: UInt64 = 0
+    /// Requests handed out and then superseded or cancelled: their results are dropped as stale.
+    /// Bounded (`Form.staleMemory`): a result older than that is refused as closed.
+    var staleRequests: [UInt64] = []
+    var staleResultCount = 0
     /// Custom validators a spec may name (`defineValidator`).
     var namedValidators: [String: CustomValidator] = [:]
 
@@ -73,11 +81,13 @@ public struct Form: Sendable {
         let compiled = try CompiledRule(rule, for: field, in: fieldAndPosition)
         field.append(compiled)
         var value = field.value
+        let wasEligible = asyncEligible(position)
         field.store(try field.evaluation(of: &value, valueAt: currentValue, matchContext: matchContext.pointer,
                                          all: errorMode == .all))
         if field.isJudged && field.followsChanges(in: mode) { field.rejudge(focused: position == focusedPosition) }
         let before = tracking([position])
         fields[position] = field
+        reconcileAsync(position, valueChanged: false, wasEligible: wasEligible)
         record(before)
         for target in Form.matchedPositions([compiled]) where !fields[target].dependents.contains(position) {
             fields[target].dependents.append(position)
@@ -183,7 +193,8 @@ public struct Form: Sendable {
                     valueAt: { buffer.indices.contains($0) ? .stored(buffer[$0].value) : nil }, matchContext: context,
                     all: all)
             }
-            guard field.pointee.dependents.isEmpty else { return (own, false) }
+            // A field others depend on, or with asynchronous rules, takes the general path below.
+            guard field.pointee.dependents.isEmpty && field.pointee.asyncRules.isEmpty else { return (own, false) }
             let before = field.pointee.tracked(in: formMode)
             let newValue = !field.pointee.value.equals(value.bytes)
             field.pointee.value.replace(with: value)
@@ -204,12 +215,16 @@ public struct Form: Sendable {
         }
         let before = tracking([index] + updates.map(\.0))
         let changed = !FieldValue.same(fields[index].value, newValue)
+        let wasEligible = asyncEligible(index)
         fields[index].value = newValue
         fields[index].store(own)
         if changed { fields[index].valueChanged(to: value.bytes) }
+        reconcileAsync(index, valueChanged: changed, wasEligible: wasEligible)
         if fields[index].followsChanges(in: formMode) { fields[index].rejudge(focused: index == focusedPosition) }
         for (dependent, evaluation) in updates {
+            let dependentWasEligible = asyncEligible(dependent)
             fields[dependent].store(evaluation)
+            reconcileAsync(dependent, valueChanged: false, wasEligible: dependentWasEligible)
             if fields[dependent].isJudged && fields[dependent].followsChanges(in: formMode) {
                 fields[dependent].rejudge(focused: dependent == focusedPosition)
             }
@@ -231,10 +246,12 @@ public struct Form: Sendable {
     @discardableResult
     public mutating func validate(group: String? = nil) throws(FormError) -> Bool {
         let members = try positions(in: group)
+        // A submit does not wait out a debounce.
+        for position in members { flushAsync(position) }
         let before = try touchAll(members: members, submit: true)
         if group == nil {
             submits += 1
-            lastSubmitFailed = !isValid
+            lastSubmitFailed = fields.contains(where: \.failsStrictly)
         }
         record(before, formChanged: group == nil)
         return members.allSatisfy { fields[$0].passesStrictly }
@@ -267,11 +284,13 @@ public struct Form: Sendable {
         let evaluations = try evaluations(of: values)
         let before = tracking(Array(fields.indices))
         for index in fields.indices {
-            if !FieldValue.same(fields[index].value, values[index]) {
-                values[index].withBytes { fields[index].valueChanged(to: $0) }
-            }
+            let changed = !FieldValue.same(fields[index].value, values[index])
+            if changed { values[index].withBytes { fields[index].valueChanged(to: $0) } }
+            let wasEligible = asyncEligible(index)
             fields[index].value = values[index]
             fields[index].store(evaluations[index])
+            reconcileAsync(index, valueChanged: changed, wasEligible: wasEligible)
+            flushAsync(index)
             fields[index].touched = true
             fields[index].submitted = true
             fields[index].modifiedSinceSubmit = false
@@ -280,7 +299,7 @@ public struct Form: Sendable {
         }
         focusedPosition = nil
         submits += 1
-        lastSubmitFailed = !isValid
+        lastSubmitFailed = fields.contains(where: \.failsStrictly)
         record(before, formChanged: true)
         return isValid
     }
@@ -311,6 +330,7 @@ public struct Form: Sendable {
             fields[index].submitted = false
             fields[index].externalError = nil
             fields[index].frozen = nil
+            cancelAsync(index)
         }
         focusedPosition = nil
         let formChanged = submits != 0 || lastSubmitFailed
@@ -340,7 +360,9 @@ public struct Form: Sendable {
     mutating func rejudgeAll(_ evaluations: [Evaluation], alsoChanged: [Int] = []) {
         let before = tracking(Array(fields.indices))
         for (index, evaluation) in evaluations.enumerated() where fields.indices.contains(index) {
+            let wasEligible = asyncEligible(index)
             fields[index].store(evaluation)
+            reconcileAsync(index, valueChanged: false, wasEligible: wasEligible)
             if fields[index].isJudged && fields[index].followsChanges(in: mode) {
                 fields[index].rejudge(focused: index == focusedPosition)
             }
@@ -457,7 +479,7 @@ public struct Form: Sendable {
     public var isValid: Bool { fields.allSatisfy(\.passesStrictly) }
 
     /// The first field in registration order that fails its strict rules (where focus goes on submit).
-    public var firstInvalidFieldID: String? { fields.first { !$0.passesStrictly }?.id }
+    public var firstInvalidFieldID: String? { fields.first(where: \.failsStrictly)?.id }
 
     /// The focused field's id, if any.
     public var focusedFieldID: String? { focusedPosition.map { fields[$0].id } }
@@ -511,7 +533,9 @@ public struct Form: Sendable {
 
     /// Stores a computed verdict and re-derives the input state in the given stage.
     mutating func judge(_ index: Int, _ evaluation: Evaluation, touch: Bool, focused: Bool) {
+        let wasEligible = asyncEligible(index)
         fields[index].store(evaluation)
+        reconcileAsync(index, valueChanged: false, wasEligible: wasEligible)
         if touch { fields[index].touched = true }
         fields[index].rejudge(focused: focused)
     }

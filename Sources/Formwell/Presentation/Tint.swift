@@ -14,12 +14,12 @@ public enum Tint: Int32, Equatable, Hashable, Sendable, CaseIterable {
     }
 
     /// Seed 01's table: idle is neutral; focused is accent unless invalid; inactive is neutral when
-    /// empty, accent when valid; invalid is error in both.
+    /// empty, accent when valid; invalid is error in both. Pending (not in the seed) reads as valid does.
     init(phase: Phase, validity: StateSummary.ValidityKind) {
         switch (phase, validity) {
         case (.idle, _): self = .neutral
         case (_, .invalid): self = .error
-        case (.focused, _), (.inactive, .valid): self = .accent
+        case (.focused, _), (.inactive, .valid), (.inactive, .pending): self = .accent
         case (.inactive, .empty): self = .neutral
         }
     }

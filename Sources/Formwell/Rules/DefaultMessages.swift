@@ -6,6 +6,8 @@ enum DefaultMessages {
     static let phone = "Invalid phone number"
     static let regex = "Invalid format"
     static let custom = "Invalid value"
+    /// An asynchronous check the host could not make.
+    static let asyncError = "Could not check this value"
 
     static func minLength(_ count: Int) -> String { "Must be at least \(count) \(characters(count))" }
     static func maxLength(_ count: Int) -> String { "Must be \(count) \(characters(count)) or fewer" }

@@ -64,6 +64,14 @@ extension Form {
                         throw SpecError(path: "\(path).name", problem: "no validator named '\(name)' is defined")
                     }
                     kind = .custom(validator)
+                case .async(let name, let debounce):
+                    do {
+                        try loaded.addAsyncRule(AsyncRule(name, debounceMilliseconds: debounce, message: rule.message,
+                                                          hint: rule.hint), to: field.id)
+                    } catch {
+                        throw SpecError(formError: error, at: path, parameter: "name")
+                    }
+                    continue
                 }
                 do {
                     try loaded.addRule(Rule(kind, message: rule.message, hint: rule.hint), to: field.id)
@@ -98,6 +106,10 @@ extension Form {
                     kind = .custom(name)
                 }
                 rules.append(RuleSpec(kind, message: rule.source.message, hint: rule.source.hint))
+            }
+            for rule in field.asyncRules {
+                rules.append(RuleSpec(.async(rule.name, debounceMilliseconds: rule.debounceMilliseconds),
+                                      message: rule.message, hint: rule.hint))
             }
             specs.append(FieldSpec(id: field.id, label: field.label,
                                    initial: field.initialValue.isEmpty ? nil : field.initialValue, rules: rules,

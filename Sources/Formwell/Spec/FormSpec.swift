@@ -53,6 +53,8 @@ public struct RuleSpec: Equatable, Sendable {
         case matches(String)
         /// A validator defined on the form by name (`Form.defineValidator`).
         case custom(String)
+        /// An asynchronous rule the host checks (`AsyncRule`): its name and debounce in milliseconds.
+        case async(String, debounceMilliseconds: UInt64)
     }
 
     public var kind: Kind

@@ -90,10 +90,11 @@ enum SpecReader {
         }
         let members = try uniqueMembers(value, path)
         guard let name = try string(members["rule"], "\(path).rule") else {
-            throw SpecError(path: "\(path).rule", problem: "missing: one of required, email, phone, min_length, max_length, regex, matches, custom")
+            throw SpecError(path: "\(path).rule", problem: "missing: one of required, email, phone, min_length, max_length, regex, matches, custom, async")
         }
         var allowed: Set<String> = ["rule", "message", "hint"]
         if let parameter = parameters[name] { allowed.insert(parameter) }
+        if name == "async" { allowed.formUnion(["name", "debounce_ms"]) }
         try refuseUnknownKeys(members, path, allowed: allowed)
         let message = try string(members["message"], "\(path).message")
         let kind: RuleSpec.Kind
@@ -106,6 +107,10 @@ enum SpecReader {
         case "regex": kind = .regex(try required(members["pattern"], "\(path).pattern"))
         case "matches": kind = .matches(try required(members["field"], "\(path).field"))
         case "custom": kind = .custom(try required(members["name"], "\(path).name"))
+        case "async":
+            var debounce = Int(AsyncRule.defaultDebounceMilliseconds)
+            if members["debounce_ms"] != nil { debounce = try length(members["debounce_ms"], "\(path).debounce_ms") }
+            kind = .async(try required(members["name"], "\(path).name"), debounceMilliseconds: UInt64(debounce))
         default:
             throw SpecError(path: "\(path).rule", problem: "unknown rule '\(name)'")
         }

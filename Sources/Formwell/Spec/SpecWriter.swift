@@ -29,6 +29,8 @@ enum SpecWriter {
         case .regex(let pattern): members = [("rule", .string("regex")), ("pattern", .string(pattern))]
         case .matches(let other): members = [("rule", .string("matches")), ("field", .string(other))]
         case .custom(let name): members = [("rule", .string("custom")), ("name", .string(name))]
+        case .async(let name, let debounce):
+            members = [("rule", .string("async")), ("name", .string(name)), ("debounce_ms", .integer(Int(clamping: debounce)))]
         }
         if let message = rule.message { members.append(("message", .string(message))) }
         if let hint = rule.hint { members.append(("hint", .string(hint))) }

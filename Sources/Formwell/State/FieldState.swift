@@ -66,6 +66,7 @@ public struct FieldState: Equatable, Hashable, Sendable {
         case .empty: validity = .empty
         case .valid: validity = .valid
         case .invalid: validity = .invalid(shown.message)
+        case .pending: validity = .pending
         }
         switch field.phase {
         case .idle: input = .idle

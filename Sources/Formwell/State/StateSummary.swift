@@ -1,7 +1,7 @@
 /// A field's state as plain values (no strings): what `Form.readState(at:_:)` hands out beside
 /// the texts, so a reader that copies them elsewhere (the C snapshot) retains nothing.
 public struct StateSummary: Equatable, Sendable {
-    public enum ValidityKind: Sendable { case empty, valid, invalid }
+    public enum ValidityKind: Sendable { case empty, valid, invalid, pending }
     public enum DisplayKind: Sendable { case none, valid, error }
 
     public let phase: Phase

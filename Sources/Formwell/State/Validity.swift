@@ -6,6 +6,8 @@ public enum Validity: Equatable, Hashable, Sendable {
     case valid
     /// The first failing rule's message.
     case invalid(String)
+    /// Every synchronous rule passes; an asynchronous check has not answered yet.
+    case pending
 
     /// The message of an invalid validity, else nil.
     public var message: String? {

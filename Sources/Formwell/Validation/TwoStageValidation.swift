@@ -30,7 +30,7 @@ extension Field {
         guard touched else { return (.none, .none) }
         if isEmpty { return isRequired ? (.error, .required) : (.none, .none) }
         switch outcome {
-        case .empty: return (.none, .none)
+        case .empty, .pending: return (.none, .none)
         case .valid: return (.valid, .none)
         case .invalid: return (.error, .outcome)
         }
@@ -45,13 +45,42 @@ extension Field {
         }
     }
 
-    var outcomeKind: StateSummary.ValidityKind { Field.kind(of: outcome) }
+    /// The verdict a view sees: the synchronous rules' unless they all pass on a non-empty value;
+    /// then pending while an asynchronous rule waits, else the first asynchronous failure, else valid.
+    var verdict: Validity {
+        guard outcome == .valid, !asyncStatus.isEmpty else { return outcome }
+        var failure: Validity?
+        for status in asyncStatus {
+            switch status {
+            case .scheduled, .inFlight: return .pending
+            case .invalid(let message), .failed(let message): if failure == nil { failure = .invalid(message) }
+            case .idle, .valid: continue
+            }
+        }
+        return failure ?? .valid
+    }
+
+    /// Index of the rule the verdict's failure comes from: asynchronous rules are numbered after the
+    /// synchronous ones.
+    var verdictRule: Int? {
+        guard outcome == .valid, !asyncStatus.isEmpty else { return failingRule }
+        for (index, status) in asyncStatus.enumerated() {
+            switch status {
+            case .invalid, .failed: return rules.count + index
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    var outcomeKind: StateSummary.ValidityKind { Field.kind(of: verdict) }
 
     static func kind(of validity: Validity) -> StateSummary.ValidityKind {
         switch validity {
         case .empty: return .empty
         case .valid: return .valid
         case .invalid: return .invalid
+        case .pending: return .pending
         }
     }
 
@@ -59,7 +88,7 @@ extension Field {
     func message(from source: MessageSource) -> String {
         switch source {
         case .none: return ""
-        case .outcome: return outcome.message ?? ""
+        case .outcome: return verdict.message ?? ""
         case .required: return requiredMessage ?? ""
         case .external: return externalError ?? ""
         }
@@ -75,8 +104,11 @@ extension Field {
             return rules[index].hint
         case .outcome:
             if limitExceeded { return DefaultHints.patternLimit }
-            guard let index = failingRule, rules.indices.contains(index) else { return "" }
-            return rules[index].hint
+            guard let index = verdictRule else { return "" }
+            if rules.indices.contains(index) { return rules[index].hint }
+            let asyncIndex = index - rules.count
+            guard asyncRules.indices.contains(asyncIndex) else { return "" }
+            return asyncRules[asyncIndex].hint ?? DefaultHints.custom
         }
     }
 
@@ -99,8 +131,8 @@ extension Field {
         let message = message(from: source)
         return ShownState(
             validity: validity, message: message,
-            moreErrors: source == .outcome ? moreFailures : [],
-            failingRule: Field.failingRule(source: source, requiredRule: requiredRule, failingRule: failingRule),
+            moreErrors: source == .outcome && outcome != .valid ? moreFailures : [],
+            failingRule: Field.failingRule(source: source, requiredRule: requiredRule, failingRule: verdictRule),
             display: display, displayMessage: shownSource == source ? message : self.message(from: shownSource),
             hint: display == .error ? hint(from: shownSource) : "")
     }
@@ -135,9 +167,21 @@ extension Field {
     }
 
     /// The strict verdict on the current value: what a submit decides, touched or not.
-    var passesStrictly: Bool {
-        externalError == nil && (value.isEmpty ? requiredRule == nil : outcomeKind != .invalid)
+    var strictVerdict: StateSummary.ValidityKind {
+        if externalError != nil { return .invalid }
+        if value.isEmpty { return requiredRule == nil ? .valid : .invalid }
+        switch outcomeKind {
+        case .invalid: return .invalid
+        case .pending: return .pending
+        case .empty, .valid: return .valid
+        }
     }
+
+    /// Passes strictly now: neither invalid nor waiting for an asynchronous check.
+    var passesStrictly: Bool { strictVerdict == .valid }
+
+    /// Fails strictly now (a pending field is not failing, only not yet valid).
+    var failsStrictly: Bool { strictVerdict == .invalid }
 
     /// Judges the field in place in the given stage: focused (stage 1) or not (stage 2, where an
     /// empty optional field without an external error is idle).

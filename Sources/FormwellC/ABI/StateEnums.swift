@@ -18,6 +18,8 @@ import Formwell
     case FW_VALIDITY_VALID = 1
     /// A rule fails; fw_field_message gives its message.
     case FW_VALIDITY_INVALID = 2
+    /// Every synchronous rule passes and an asynchronous check has not answered yet (fw_form_next_request).
+    case FW_VALIDITY_PENDING = 3
 }
 
 /// What a view surfaces under the field: nothing until the field is touched.
@@ -95,6 +97,7 @@ extension fw_validity {
         case .empty: self = .FW_VALIDITY_EMPTY
         case .valid: self = .FW_VALIDITY_VALID
         case .invalid: self = .FW_VALIDITY_INVALID
+        case .pending: self = .FW_VALIDITY_PENDING
         }
     }
 }
@@ -115,6 +118,7 @@ extension fw_validity {
         case .empty: self = .FW_VALIDITY_EMPTY
         case .valid: self = .FW_VALIDITY_VALID
         case .invalid: self = .FW_VALIDITY_INVALID
+        case .pending: self = .FW_VALIDITY_PENDING
         }
     }
 }

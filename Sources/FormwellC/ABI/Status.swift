@@ -30,6 +30,10 @@
     /// A form spec was refused: the detail names the JSON path and the problem
     /// (e.g. "fields[2].rules[0].pattern: missing closing parenthesis at offset 3"); nothing was loaded.
     case FW_ERR_INVALID_SPEC = 12
+    /// fw_form_resolve was given a request id the form never issued.
+    case FW_ERR_UNKNOWN_REQUEST = 13
+    /// fw_form_resolve was given a request already resolved, or cancelled long ago; nothing changed.
+    case FW_ERR_REQUEST_CLOSED = 14
 }
 
 extension fw_status {
@@ -49,6 +53,8 @@ extension fw_status {
         case .FW_ERR_BUFFER_TOO_SMALL: return "buffer too small"
         case .FW_ERR_BUSY: return "form is busy (called from a custom validator)"
         case .FW_ERR_INVALID_SPEC: return "invalid form spec"
+        case .FW_ERR_UNKNOWN_REQUEST: return "unknown asynchronous request"
+        case .FW_ERR_REQUEST_CLOSED: return "asynchronous request already resolved or cancelled"
         }
     }
 }

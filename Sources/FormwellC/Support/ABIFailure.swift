@@ -18,6 +18,8 @@ struct ABIFailure: Error {
             offset = Int64(pattern.offset)
         case .callbackFailed: status = .FW_ERR_CALLBACK
         case .internalError: status = .FW_ERR_INTERNAL
+        case .unknownRequest: status = .FW_ERR_UNKNOWN_REQUEST
+        case .requestClosed: status = .FW_ERR_REQUEST_CLOSED
         }
         message = ABIFailure.printable(error.description)
     }
