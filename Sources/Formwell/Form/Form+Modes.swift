@@ -33,12 +33,14 @@ extension Form {
         guard newMode != errorMode else { return }
         let previous = errorMode
         errorMode = newMode
+        let evaluations: [Evaluation]
         do {
-            rejudgeAll(try evaluations(of: fields.map(\.value)))
+            evaluations = try self.evaluations(of: fields.map(\.value))
         } catch {
             errorMode = previous
             throw error
         }
-        changeCount &+= fields.isEmpty ? 1 : 0
+        // The error mode is part of the form's state (fw_form_info): its change always counts.
+        rejudgeAll(evaluations, formChanged: true)
     }
 }

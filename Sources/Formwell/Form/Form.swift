@@ -357,7 +357,7 @@ public struct Form: Sendable {
     }
 
     /// Stores new verdicts of every field (same values) and re-judges the judged ones that follow changes.
-    mutating func rejudgeAll(_ evaluations: [Evaluation], alsoChanged: [Int] = []) {
+    mutating func rejudgeAll(_ evaluations: [Evaluation], formChanged: Bool = false) {
         let before = tracking(Array(fields.indices))
         for (index, evaluation) in evaluations.enumerated() where fields.indices.contains(index) {
             let wasEligible = asyncEligible(index)
@@ -367,7 +367,7 @@ public struct Form: Sendable {
                 fields[index].rejudge(focused: index == focusedPosition)
             }
         }
-        record(before, alsoChanged: alsoChanged)
+        record(before, formChanged: formChanged)
     }
 
     // MARK: Queries
