@@ -33,9 +33,9 @@
  * leaves the longest prefix of whole UTF-8 characters and returns FW_ERR_BUFFER_TOO_SMALL. The
  * library hands out no memory to free; fw_version and fw_status_string return static strings.
  *
- * Structs passed in (fw_snapshot, fw_rule, fw_column, fw_form_info) start with a `size` member:
- * set it to sizeof(the struct) as compiled. Later versions only append members, so old callers keep
- * working.
+ * Structs passed in (fw_snapshot, fw_rule, fw_column, fw_form_info, fw_request) start with a
+ * `size` member: set it to sizeof(the struct) as compiled. Later versions only append members, so
+ * old callers keep working.
  *
  * Threads. Any handle may be used from any thread. Calls on one form are serialized by that
  * form's lock; calls on different forms never wait for each other. fw_form_check_batch may run
@@ -124,6 +124,10 @@ typedef enum fw_status {
      * (e.g. "fields[2].rules[0].pattern: missing closing parenthesis at offset 3"); nothing was loaded.
      */
     FW_ERR_INVALID_SPEC = 12,
+    /** fw_form_resolve was given a request id the form never issued. */
+    FW_ERR_UNKNOWN_REQUEST = 13,
+    /** fw_form_resolve was given a request already resolved, or cancelled long ago; nothing changed. */
+    FW_ERR_REQUEST_CLOSED = 14,
 } fw_status;
 
 /** Where a field is in its interaction cycle. */
@@ -144,6 +148,8 @@ typedef enum fw_validity {
     FW_VALIDITY_VALID = 1,
     /** A rule fails; fw_field_message gives its message. */
     FW_VALIDITY_INVALID = 2,
+    /** Every synchronous rule passes and an asynchronous check has not answered yet (fw_form_next_request). */
+    FW_VALIDITY_PENDING = 3,
 } fw_validity;
 
 /** What a view surfaces under the field: nothing until the field is touched. */
@@ -236,6 +242,11 @@ typedef enum fw_rule_kind {
     FW_RULE_MATCHES = 6,
     /** fw_field_add_custom; reads validate, context and destroy. */
     FW_RULE_CUSTOM = 7,
+    /**
+     * fw_field_add_async_rule; reads text (the name), length (the debounce in ms, negative: 500)
+     * and message. Asynchronous rules are numbered after the field's other rules, in array order.
+     */
+    FW_RULE_ASYNC = 8,
 } fw_rule_kind;
 
 /** Bits of the per-cell flags fw_form_check_batch can write (out_cell_flags). */
@@ -251,6 +262,32 @@ typedef enum fw_cell_flag {
      */
     FW_CELL_OWN_MESSAGE = 2,
 } fw_cell_flag;
+
+/** What the host found when it made an asynchronous check (fw_form_resolve). */
+typedef enum fw_async_verdict {
+    /** The value passes the check. */
+    FW_ASYNC_VALID = 0,
+    /**
+     * The value fails: the field reads invalid with the rule's own message, else the host's, else
+     * "Invalid value".
+     */
+    FW_ASYNC_INVALID = 1,
+    /**
+     * The check could not be made (network down, ...): the field reads invalid with the host's
+     * message, else "Could not check this value", until its value changes.
+     */
+    FW_ASYNC_ERROR = 2,
+} fw_async_verdict;
+
+/** How a submit ends when asynchronous checks may still be running (fw_form_submit). */
+typedef enum fw_submit_outcome {
+    /** Every field taking part is valid. */
+    FW_SUBMIT_VALID = 0,
+    /** Some field taking part fails now. */
+    FW_SUBMIT_INVALID = 1,
+    /** No field fails, but some wait for an asynchronous check (their validity is FW_VALIDITY_PENDING). */
+    FW_SUBMIT_PENDING = 2,
+} fw_submit_outcome;
 
 /* ---- Types (from Sources/CFormwellTypes/formwell_types.h) ---- */
 
@@ -370,7 +407,9 @@ typedef struct fw_snapshot {
 
 /**
  * The form's own state (fw_form_get_info), read in one call. Set `size` to sizeof(fw_form_info)
- * before the call (the growth rule of fw_snapshot).
+ * before the call (the growth rule of fw_snapshot). The first version ends with `error_mode`; the
+ * second appends `pending_count`, `stale_results` and `now_ms` (asynchronous rules), written only
+ * when `size` covers them.
  */
 typedef struct fw_form_info {
     /** In: sizeof(fw_form_info) as the caller was compiled with. */
@@ -391,7 +430,51 @@ typedef struct fw_form_info {
     int32_t mode;
     /** The form's fw_error_mode. */
     int32_t error_mode;
+    /* Second version. */
+    /** Version 2. The number of fields whose verdict is pending: an asynchronous check is scheduled or handed out and not yet resolved (fw_form_submit answers FW_SUBMIT_PENDING for them). */
+    size_t pending_count;
+    /** Version 2. Results dropped as stale since the form was created (fw_form_resolve with *out_stale true). */
+    size_t stale_results;
+    /** Version 2. The host's time as last told (fw_form_tick, fw_form_next_request), in milliseconds; 0 until then. */
+    uint64_t now_ms;
 } fw_form_info;
+
+/**
+ * One asynchronous check the host is asked to make (fw_form_next_request): the rule named `rule` on
+ * the field's exact `value`. Resolve it by `id` (fw_form_resolve) whenever the check answers, from
+ * any thread; a result that arrives after the field's value changed is dropped as stale.
+ *
+ * Growth rule: as fw_snapshot (set `size` to sizeof(fw_request); later versions only append).
+ *
+ * Texts: the field id, the value and the rule name are copied, each NUL-terminated and in this
+ * order, into the caller's buffer, and the pointer members point into it. When they do not all fit
+ * nothing is copied (every pointer NULL), the request is NOT handed out, and the call returns
+ * FW_ERR_BUFFER_TOO_SMALL with the other members filled: `text_size` is the buffer size to retry with.
+ */
+typedef struct fw_request {
+    /** In: sizeof(fw_request) as the caller was compiled with. */
+    size_t size;
+    /** The request's id, unique in the form (the first is 1, then one more per request created). */
+    uint64_t id;
+    /** The host time (ms) from which it was due: when the value was set plus the rule's debounce (or the time of a submit that flushed it). */
+    uint64_t due;
+    /** The field's index in registration order when the request was handed out. */
+    size_t field_index;
+    /** Length in bytes of the field id. */
+    size_t field_id_length;
+    /** Length in bytes of the value to check. */
+    size_t value_length;
+    /** Length in bytes of the rule name. */
+    size_t rule_length;
+    /** Buffer size, in bytes, that holds all three texts with their NULs. */
+    size_t text_size;
+    /** The field id, in the caller's buffer, or NULL when not copied. */
+    const char *field_id;
+    /** The value to check, in the caller's buffer, or NULL when not copied. */
+    const char *value;
+    /** The asynchronous rule's name, in the caller's buffer, or NULL when not copied. */
+    const char *rule;
+} fw_request;
 
 /**
  * One rule for fw_form_add_field_with_rules. Set `size` to sizeof(fw_rule) in every element (the
@@ -404,9 +487,9 @@ typedef struct fw_rule {
     size_t size;
     /** An fw_rule_kind. */
     int32_t kind;
-    /** FW_RULE_MIN_LENGTH / FW_RULE_MAX_LENGTH: the length in characters. */
+    /** FW_RULE_MIN_LENGTH / FW_RULE_MAX_LENGTH: the length in characters; FW_RULE_ASYNC: the debounce in milliseconds (negative: the default, 500). */
     int32_t length;
-    /** FW_RULE_REGEX: the pattern; FW_RULE_MATCHES: the other field's id. */
+    /** FW_RULE_REGEX: the pattern; FW_RULE_MATCHES: the other field's id; FW_RULE_ASYNC: the rule's name. */
     const char *text;
     /** Replaces the rule's default message; NULL for the default. */
     const char *message;
@@ -717,7 +800,9 @@ FW_API fw_status fw_field_add_custom(fw_form *form, const char *field_id, fw_val
  * a bad length, an unknown matches target, a custom validator failing on the initial value) the form
  * is unchanged and the caller keeps every custom rule's context; on success the form owns them.
  * field_id, label, initial_value: as fw_form_add_field. rules: rule_count fw_rule elements (NULL
- * when rule_count is 0), each with size = sizeof(fw_rule); they run in array order.
+ * when rule_count is 0), each with size = sizeof(fw_rule); they run in array order. FW_RULE_ASYNC
+ * elements are the field's asynchronous rules (see fw_field_add_async_rule), numbered after its
+ * other rules, in array order.
  * Returns: FW_OK; the error of the first refused field or rule (nothing is added, no context is owned); or a general error (see Conventions).
  */
 FW_API fw_status fw_form_add_field_with_rules(fw_form *form, const char *field_id, const char *label, const char *initial_value, const fw_rule *rules, size_t rule_count);
@@ -1070,7 +1155,8 @@ FW_API fw_status fw_form_reset_values(fw_form *form, const char * const *field_i
 
 /**
  * Fills *out_info with the form's own state (see fw_form_info): set out_info->size to
- * sizeof(fw_form_info) first.
+ * sizeof(fw_form_info) first. A size that covers only the first version gets the first version's
+ * members, and nothing past them is written.
  * Returns: FW_OK and *out_info filled; FW_ERR_INVALID_ARGUMENT for a bad size; or a general error (see Conventions).
  */
 FW_API fw_status fw_form_get_info(fw_form *form, fw_form_info *out_info);
@@ -1197,6 +1283,95 @@ FW_API fw_status fw_form_check_arrow(fw_form *form, const struct ArrowSchema *sc
  * Returns: FW_OK; FW_ERR_BUFFER_TOO_SMALL; FW_ERR_INVALID_ARGUMENT for a record or field out of range or a malformed schema or array; FW_ERR_INVALID_UTF8 for a child name that is not UTF-8; FW_ERR_CALLBACK; or a general error (see Conventions).
  */
 FW_API fw_status fw_form_arrow_message(fw_form *form, const struct ArrowSchema *schema, const struct ArrowArray *array, size_t record, size_t field_index, char *buf, size_t buf_size, size_t *out_length);
+
+/* ---- Asynchronous rules: checks the host makes, on the host's clock ---- */
+
+/**
+ * Asynchronous rules (a username's availability, say): checks the host makes however it likes (a
+ * worker thread, an event loop, an HTTP call). The library runs no thread and reads no clock: the
+ * host tells it the time (milliseconds, monotonic: CLOCK_MONOTONIC, performance.now(), ...) with
+ * fw_form_tick or fw_form_next_request, and value changes are dated with the last time told.
+ *
+ *   host (debounce 500 ms)                  library
+ *   fw_form_tick(1000), set "adam"   ---->  sync rules pass: request 1 due at 1500; PENDING
+ *   fw_form_tick(1080), set "adam_"  ---->  request 1 dropped (never handed out); request 2 due 1580
+ *   fw_form_next_request(1580)       <----  request 2 {"username", "adam_", rule name}, handed out once
+ *   ... a worker checks "adam_" ...
+ *   fw_form_resolve(2, FW_ASYNC_VALID) -->  applied: the field reads FW_VALIDITY_VALID
+ *   (a result for a request handed out before the value changed again comes back *out_stale)
+ *
+ * Debounce: a value set before its request is due replaces that request silently. Stale results: a
+ * request is tied to the value it was made for; once the value changes (or the form is reset, or
+ * the field removed) a handed-out request's result is dropped and reported stale (*out_stale),
+ * whatever order results arrive in. A field waiting for a check reads FW_VALIDITY_PENDING (display
+ * none, tint accent); fw_form_is_valid is false while any field is pending, and fw_form_submit
+ * flushes debounced requests (due at once) and answers FW_SUBMIT_PENDING while checks run. A value
+ * that is empty or fails a synchronous rule sends nothing. Any thread may resolve (calls on a form
+ * are serialized); a request never resolved only keeps its field pending.
+ */
+
+/**
+ * Adds an asynchronous rule to the field named field_id (after its other asynchronous rules): the
+ * host checks it (the library never calls anything). Whenever the field's value changes to a
+ * non-empty value that passes every other rule, a request for it falls due debounce_ms after the
+ * time last told (fw_form_tick), to be taken with fw_form_next_request and answered with
+ * fw_form_resolve. The current value counts as checked: nothing is scheduled until the value
+ * changes. Its failures are numbered after the field's synchronous rules (the snapshot's
+ * failing_rule). name: non-empty, what the host knows the check by. message: replaces the message
+ * the host gives with FW_ASYNC_INVALID (NULL: the host's, else "Invalid value").
+ * Returns: FW_OK; FW_ERR_UNKNOWN_FIELD; FW_ERR_INVALID_ARGUMENT for an empty name; or a general error (see Conventions).
+ */
+FW_API fw_status fw_field_add_async_rule(fw_form *form, const char *field_id, const char *name, uint32_t debounce_ms, const char *message);
+
+/**
+ * Tells the form the host's monotonic time in milliseconds. A time before the last one told is
+ * ignored (the form's clock never goes back). Value changes after it are dated with it; no field
+ * changes.
+ * Returns: FW_OK; or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_tick(fw_form *form, uint64_t now_ms);
+
+/**
+ * Ticks to now_ms (as fw_form_tick) and hands out the request that fell due first (the lowest id
+ * among equal due times): fills *out_request (set out_request->size to sizeof(fw_request) first),
+ * copies its texts into buf and sets *out_found. A request is handed out once; resolve it with
+ * fw_form_resolve. None due: *out_found false, *out_request untouched. A buffer too small for the
+ * texts (buf NULL with buf_size 0 asks for the size): the request is NOT handed out and the form's
+ * clock is not moved, *out_found is true, the members but the texts are filled (text_size is the
+ * size to retry with) and every text pointer is NULL.
+ * Returns: FW_OK and *out_found set; FW_ERR_BUFFER_TOO_SMALL (nothing handed out); FW_ERR_INVALID_ARGUMENT for a bad request size; or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_next_request(fw_form *form, uint64_t now_ms, fw_request *out_request, char *buf, size_t buf_size, bool *out_found);
+
+/**
+ * Applies the host's answer to request request_id: verdict an fw_async_verdict; message (NULL for
+ * none) goes with FW_ASYNC_INVALID and FW_ASYNC_ERROR and is not read with FW_ASYNC_VALID. The
+ * field's current request: its verdict becomes the field's (*out_stale false). A request whose
+ * field's value changed since it was handed out (or the form was reset, or the field removed): the
+ * result is dropped and counted (fw_form_info's stale_results), *out_stale true. out_stale may be
+ * NULL. Any thread may call it, e.g. the worker that made the check. Every error changes nothing.
+ * Returns: FW_OK and *out_stale set; FW_ERR_UNKNOWN_REQUEST for an id never issued (0, or above the last); FW_ERR_REQUEST_CLOSED for one already resolved (or cancelled more than 1,024 stale ids ago); FW_ERR_INVALID_ARGUMENT for one not yet handed out, or a verdict that is not an fw_async_verdict; or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_resolve(fw_form *form, uint64_t request_id, int32_t verdict, const char *message, bool *out_stale);
+
+/**
+ * A submit with asynchronous rules: fw_form_validate_group (group NULL: the whole form, counted as
+ * fw_form_validate is), whose debounced requests first fall due at once (a submit does not wait out
+ * a debounce), then stores an fw_submit_outcome in *out_outcome: FW_SUBMIT_INVALID when a field
+ * taking part fails now, else FW_SUBMIT_PENDING when some wait for a check (take them with
+ * fw_form_next_request, then submit again once resolved), else FW_SUBMIT_VALID. submit_failed
+ * (fw_form_info) becomes true only for FW_SUBMIT_INVALID.
+ * Returns: FW_OK and *out_outcome set; FW_ERR_INVALID_ARGUMENT for a group no field belongs to; FW_ERR_CALLBACK when a custom validator fails (nothing changes); or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_submit(fw_form *form, const char *group, int32_t *out_outcome);
+
+/**
+ * When the next request not yet handed out falls due, to set a timer: *out_scheduled true and
+ * *out_due_ms that host time (it may already have passed: take it with fw_form_next_request), or
+ * *out_scheduled false and *out_due_ms 0 when none is scheduled.
+ * Returns: FW_OK and both set; or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_next_due_time(fw_form *form, uint64_t *out_due_ms, bool *out_scheduled);
 
 #ifdef __cplusplus
 }

@@ -4,16 +4,18 @@
    formwell.h has the documentation. */
 enum { FW_VERSION_MAJOR = 0, FW_VERSION_MINOR = 3, FW_VERSION_PATCH = 0, FW_ABI_VERSION = 1 };
 typedef struct fw_form fw_form;
-typedef enum fw_status { FW_OK = 0, FW_ERR_NULL_ARGUMENT = 1, FW_ERR_INVALID_HANDLE = 2, FW_ERR_UNKNOWN_FIELD = 3, FW_ERR_DUPLICATE_FIELD = 4, FW_ERR_INVALID_UTF8 = 5, FW_ERR_INVALID_PATTERN = 6, FW_ERR_INVALID_ARGUMENT = 7, FW_ERR_CALLBACK = 8, FW_ERR_INTERNAL = 9, FW_ERR_BUFFER_TOO_SMALL = 10, FW_ERR_BUSY = 11, FW_ERR_INVALID_SPEC = 12 } fw_status;
+typedef enum fw_status { FW_OK = 0, FW_ERR_NULL_ARGUMENT = 1, FW_ERR_INVALID_HANDLE = 2, FW_ERR_UNKNOWN_FIELD = 3, FW_ERR_DUPLICATE_FIELD = 4, FW_ERR_INVALID_UTF8 = 5, FW_ERR_INVALID_PATTERN = 6, FW_ERR_INVALID_ARGUMENT = 7, FW_ERR_CALLBACK = 8, FW_ERR_INTERNAL = 9, FW_ERR_BUFFER_TOO_SMALL = 10, FW_ERR_BUSY = 11, FW_ERR_INVALID_SPEC = 12, FW_ERR_UNKNOWN_REQUEST = 13, FW_ERR_REQUEST_CLOSED = 14 } fw_status;
 typedef enum fw_phase { FW_PHASE_IDLE = 0, FW_PHASE_FOCUSED = 1, FW_PHASE_INACTIVE = 2 } fw_phase;
-typedef enum fw_validity { FW_VALIDITY_EMPTY = 0, FW_VALIDITY_VALID = 1, FW_VALIDITY_INVALID = 2 } fw_validity;
+typedef enum fw_validity { FW_VALIDITY_EMPTY = 0, FW_VALIDITY_VALID = 1, FW_VALIDITY_INVALID = 2, FW_VALIDITY_PENDING = 3 } fw_validity;
 typedef enum fw_display { FW_DISPLAY_NONE = 0, FW_DISPLAY_VALID = 1, FW_DISPLAY_ERROR = 2 } fw_display;
 typedef enum fw_verdict { FW_VERDICT_VALID = 0, FW_VERDICT_INVALID = 1, FW_VERDICT_ERROR = 2 } fw_verdict;
 typedef enum fw_mode { FW_MODE_FORM = -1, FW_MODE_TWO_STAGE = 0, FW_MODE_ON_CHANGE = 1, FW_MODE_ON_BLUR = 2, FW_MODE_ON_TOUCHED = 3, FW_MODE_ON_SUBMIT = 4 } fw_mode;
 typedef enum fw_error_mode { FW_ERRORS_FIRST = 0, FW_ERRORS_ALL = 1 } fw_error_mode;
 typedef enum fw_tint { FW_TINT_NEUTRAL = 0, FW_TINT_ACCENT = 1, FW_TINT_ERROR = 2 } fw_tint;
-typedef enum fw_rule_kind { FW_RULE_REQUIRED = 0, FW_RULE_EMAIL = 1, FW_RULE_PHONE = 2, FW_RULE_MIN_LENGTH = 3, FW_RULE_MAX_LENGTH = 4, FW_RULE_REGEX = 5, FW_RULE_MATCHES = 6, FW_RULE_CUSTOM = 7 } fw_rule_kind;
+typedef enum fw_rule_kind { FW_RULE_REQUIRED = 0, FW_RULE_EMAIL = 1, FW_RULE_PHONE = 2, FW_RULE_MIN_LENGTH = 3, FW_RULE_MAX_LENGTH = 4, FW_RULE_REGEX = 5, FW_RULE_MATCHES = 6, FW_RULE_CUSTOM = 7, FW_RULE_ASYNC = 8 } fw_rule_kind;
 typedef enum fw_cell_flag { FW_CELL_LIMIT_EXCEEDED = 1, FW_CELL_OWN_MESSAGE = 2 } fw_cell_flag;
+typedef enum fw_async_verdict { FW_ASYNC_VALID = 0, FW_ASYNC_INVALID = 1, FW_ASYNC_ERROR = 2 } fw_async_verdict;
+typedef enum fw_submit_outcome { FW_SUBMIT_VALID = 0, FW_SUBMIT_INVALID = 1, FW_SUBMIT_PENDING = 2 } fw_submit_outcome;
 typedef int32_t (*fw_validate_fn)(void *context, const char *value, size_t value_length,
                                   const char **out_message);
 typedef void (*fw_destroy_fn)(void *context);
@@ -62,7 +64,23 @@ typedef struct fw_form_info {
     bool dirty;
     int32_t mode;
     int32_t error_mode;
+    size_t pending_count;
+    size_t stale_results;
+    uint64_t now_ms;
 } fw_form_info;
+typedef struct fw_request {
+    size_t size;
+    uint64_t id;
+    uint64_t due;
+    size_t field_index;
+    size_t field_id_length;
+    size_t value_length;
+    size_t rule_length;
+    size_t text_size;
+    const char *field_id;
+    const char *value;
+    const char *rule;
+} fw_request;
 typedef struct fw_rule {
     size_t size;
     int32_t kind;
@@ -183,3 +201,9 @@ fw_status fw_form_batch_message(fw_form *form, const fw_column *columns, size_t 
 fw_status fw_form_rule_message(fw_form *form, size_t field_index, size_t rule_index, char *buf, size_t buf_size, size_t *out_length);
 fw_status fw_form_check_arrow(fw_form *form, const struct ArrowSchema *schema, const struct ArrowArray *array, int32_t threads, uint8_t *out_valid, int32_t *out_failing_rules, uint8_t *out_cell_flags, size_t *out_invalid_count);
 fw_status fw_form_arrow_message(fw_form *form, const struct ArrowSchema *schema, const struct ArrowArray *array, size_t record, size_t field_index, char *buf, size_t buf_size, size_t *out_length);
+fw_status fw_field_add_async_rule(fw_form *form, const char *field_id, const char *name, uint32_t debounce_ms, const char *message);
+fw_status fw_form_tick(fw_form *form, uint64_t now_ms);
+fw_status fw_form_next_request(fw_form *form, uint64_t now_ms, fw_request *out_request, char *buf, size_t buf_size, bool *out_found);
+fw_status fw_form_resolve(fw_form *form, uint64_t request_id, int32_t verdict, const char *message, bool *out_stale);
+fw_status fw_form_submit(fw_form *form, const char *group, int32_t *out_outcome);
+fw_status fw_form_next_due_time(fw_form *form, uint64_t *out_due_ms, bool *out_scheduled);

@@ -40,8 +40,9 @@ SECTIONS = [
     ("ChangeFunctions.swift", "Live changes, the form's state and change tracking"),
     ("BatchFunctions.swift", "Batches: many records checked as submits in one call"),
     ("ArrowFunctions.swift", "Arrow: record batches through the Arrow C Data Interface"),
+    ("AsyncFunctions.swift", "Asynchronous rules: checks the host makes, on the host's clock"),
 ]
-ENUM_FILES = ["Status.swift", "StateEnums.swift", "RuleKind.swift", "CellFlag.swift"]
+ENUM_FILES = ["Status.swift", "StateEnums.swift", "RuleKind.swift", "CellFlag.swift", "AsyncEnums.swift"]
 # Structs and callback typedefs: written in C (Swift imports them, so both share one layout) and
 # copied from between these markers.
 TYPES_HEADER = ROOT / "Sources" / "CFormwellTypes" / "formwell_types.h"
@@ -236,9 +237,9 @@ def generate(raw):
  * leaves the longest prefix of whole UTF-8 characters and returns FW_ERR_BUFFER_TOO_SMALL. The
  * library hands out no memory to free; fw_version and fw_status_string return static strings.
  *
- * Structs passed in (fw_snapshot, fw_rule, fw_column, fw_form_info) start with a `size` member:
- * set it to sizeof(the struct) as compiled. Later versions only append members, so old callers keep
- * working.
+ * Structs passed in (fw_snapshot, fw_rule, fw_column, fw_form_info, fw_request) start with a
+ * `size` member: set it to sizeof(the struct) as compiled. Later versions only append members, so
+ * old callers keep working.
  *
  * Threads. Any handle may be used from any thread. Calls on one form are serialized by that
  * form's lock; calls on different forms never wait for each other. fw_form_check_batch may run

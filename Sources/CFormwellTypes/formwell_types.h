@@ -125,7 +125,9 @@ typedef struct fw_snapshot {
 
 /**
  * The form's own state (fw_form_get_info), read in one call. Set `size` to sizeof(fw_form_info)
- * before the call (the growth rule of fw_snapshot).
+ * before the call (the growth rule of fw_snapshot). The first version ends with `error_mode`; the
+ * second appends `pending_count`, `stale_results` and `now_ms` (asynchronous rules), written only
+ * when `size` covers them.
  */
 typedef struct fw_form_info {
     /** In: sizeof(fw_form_info) as the caller was compiled with. */
@@ -146,7 +148,51 @@ typedef struct fw_form_info {
     int32_t mode;
     /** The form's fw_error_mode. */
     int32_t error_mode;
+    /* Second version. */
+    /** Version 2. The number of fields whose verdict is pending: an asynchronous check is scheduled or handed out and not yet resolved (fw_form_submit answers FW_SUBMIT_PENDING for them). */
+    size_t pending_count;
+    /** Version 2. Results dropped as stale since the form was created (fw_form_resolve with *out_stale true). */
+    size_t stale_results;
+    /** Version 2. The host's time as last told (fw_form_tick, fw_form_next_request), in milliseconds; 0 until then. */
+    uint64_t now_ms;
 } fw_form_info;
+
+/**
+ * One asynchronous check the host is asked to make (fw_form_next_request): the rule named `rule` on
+ * the field's exact `value`. Resolve it by `id` (fw_form_resolve) whenever the check answers, from
+ * any thread; a result that arrives after the field's value changed is dropped as stale.
+ *
+ * Growth rule: as fw_snapshot (set `size` to sizeof(fw_request); later versions only append).
+ *
+ * Texts: the field id, the value and the rule name are copied, each NUL-terminated and in this
+ * order, into the caller's buffer, and the pointer members point into it. When they do not all fit
+ * nothing is copied (every pointer NULL), the request is NOT handed out, and the call returns
+ * FW_ERR_BUFFER_TOO_SMALL with the other members filled: `text_size` is the buffer size to retry with.
+ */
+typedef struct fw_request {
+    /** In: sizeof(fw_request) as the caller was compiled with. */
+    size_t size;
+    /** The request's id, unique in the form (the first is 1, then one more per request created). */
+    uint64_t id;
+    /** The host time (ms) from which it was due: when the value was set plus the rule's debounce (or the time of a submit that flushed it). */
+    uint64_t due;
+    /** The field's index in registration order when the request was handed out. */
+    size_t field_index;
+    /** Length in bytes of the field id. */
+    size_t field_id_length;
+    /** Length in bytes of the value to check. */
+    size_t value_length;
+    /** Length in bytes of the rule name. */
+    size_t rule_length;
+    /** Buffer size, in bytes, that holds all three texts with their NULs. */
+    size_t text_size;
+    /** The field id, in the caller's buffer, or NULL when not copied. */
+    const char *field_id;
+    /** The value to check, in the caller's buffer, or NULL when not copied. */
+    const char *value;
+    /** The asynchronous rule's name, in the caller's buffer, or NULL when not copied. */
+    const char *rule;
+} fw_request;
 
 /**
  * One rule for fw_form_add_field_with_rules. Set `size` to sizeof(fw_rule) in every element (the
@@ -159,9 +205,9 @@ typedef struct fw_rule {
     size_t size;
     /** An fw_rule_kind. */
     int32_t kind;
-    /** FW_RULE_MIN_LENGTH / FW_RULE_MAX_LENGTH: the length in characters. */
+    /** FW_RULE_MIN_LENGTH / FW_RULE_MAX_LENGTH: the length in characters; FW_RULE_ASYNC: the debounce in milliseconds (negative: the default, 500). */
     int32_t length;
-    /** FW_RULE_REGEX: the pattern; FW_RULE_MATCHES: the other field's id. */
+    /** FW_RULE_REGEX: the pattern; FW_RULE_MATCHES: the other field's id; FW_RULE_ASYNC: the rule's name. */
     const char *text;
     /** Replaces the rule's default message; NULL for the default. */
     const char *message;

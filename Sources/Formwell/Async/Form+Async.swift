@@ -65,6 +65,22 @@ extension Form {
         return request(field: best.field, rule: best.rule, id: best.id, due: best.due)
     }
 
+    /// The request `nextRequest(now:)` would hand out, without handing it out or ticking (a host
+    /// sizing its buffer first), or nil when none would be due.
+    public func peekRequest(now: UInt64) -> AsyncRequest? {
+        let time = max(clock, now)
+        var best: (field: Int, rule: Int, id: UInt64, due: UInt64)?
+        for (position, field) in fields.enumerated() {
+            for (rule, status) in field.asyncStatus.enumerated() {
+                guard case .scheduled(let id, let due) = status, due <= time else { continue }
+                if let current = best, (current.due, current.id) <= (due, id) { continue }
+                best = (position, rule, id, due)
+            }
+        }
+        guard let best else { return nil }
+        return request(field: best.field, rule: best.rule, id: best.id, due: best.due)
+    }
+
     /// Every request due at `now`, handed out at once, in the order `nextRequest` would give them.
     public mutating func dueRequests(now: UInt64) -> [AsyncRequest] {
         var requests: [AsyncRequest] = []

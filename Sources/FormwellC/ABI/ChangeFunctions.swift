@@ -54,7 +54,8 @@ import Formwell
 }
 
 /// Fills *out_info with the form's own state (see fw_form_info): set out_info->size to
-/// sizeof(fw_form_info) first.
+/// sizeof(fw_form_info) first. A size that covers only the first version gets the first version's
+/// members, and nothing past them is written.
 /// Returns: FW_OK and *out_info filled; FW_ERR_INVALID_ARGUMENT for a bad size; or a general error (see Conventions).
 @c public func fw_form_get_info(_ form: OpaquePointer?, _ out_info: UnsafeMutablePointer<fw_form_info>?) -> fw_status {
     abiCall { () throws(ABIFailure) in
@@ -64,7 +65,10 @@ import Formwell
             throw ABIFailure(.FW_ERR_INVALID_ARGUMENT, "out_info is not aligned for an fw_form_info")
         }
         let size = out_info.pointee.size
-        let minimum = MemoryLayout<fw_form_info>.size
+        // The first version (up to error_mode) is the smallest size a caller may declare.
+        let minimum = MemoryLayout<fw_form_info>.offset(of: \.pending_count) ?? MemoryLayout<fw_form_info>.size
+        let second = (MemoryLayout<fw_form_info>.offset(of: \.now_ms) ?? MemoryLayout<fw_form_info>.size)
+            + MemoryLayout<UInt64>.size
         guard size >= minimum, size <= Int(Int32.max), size % alignment == 0 else {
             throw ABIFailure(.FW_ERR_INVALID_ARGUMENT,
                              "out_info size \(size) is not sizeof(fw_form_info) (\(minimum) or more, a multiple of \(alignment))")
@@ -79,6 +83,11 @@ import Formwell
             out_info.pointee.dirty = dirtyCount > 0
             out_info.pointee.mode = fw_mode(form.pointee.validationMode).rawValue
             out_info.pointee.error_mode = fw_error_mode(form.pointee.errorReporting).rawValue
+            if size >= second {
+                out_info.pointee.pending_count = form.pointee.pendingFieldIDs.count
+                out_info.pointee.stale_results = form.pointee.staleResults
+                out_info.pointee.now_ms = form.pointee.now
+            }
         }
     }
 }

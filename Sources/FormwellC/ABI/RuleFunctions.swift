@@ -96,7 +96,9 @@ import Formwell
 /// a bad length, an unknown matches target, a custom validator failing on the initial value) the form
 /// is unchanged and the caller keeps every custom rule's context; on success the form owns them.
 /// field_id, label, initial_value: as fw_form_add_field. rules: rule_count fw_rule elements (NULL
-/// when rule_count is 0), each with size = sizeof(fw_rule); they run in array order.
+/// when rule_count is 0), each with size = sizeof(fw_rule); they run in array order. FW_RULE_ASYNC
+/// elements are the field's asynchronous rules (see fw_field_add_async_rule), numbered after its
+/// other rules, in array order.
 /// Returns: FW_OK; the error of the first refused field or rule (nothing is added, no context is owned); or a general error (see Conventions).
 @c public func fw_form_add_field_with_rules(
     _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ label: UnsafePointer<CChar>?,
@@ -112,6 +114,13 @@ import Formwell
         try withForm(form) { (form: inout Form) throws(ABIFailure) in
             try engine { () throws(FormError) in
                 try form.addField(id, label: label, initialValue: initial, rules: decoded.rules)
+                do throws(FormError) {
+                    for rule in decoded.asyncRules { try form.addAsyncRule(rule, to: id) }
+                } catch {
+                    // Not expected (the names were checked): all or nothing still holds.
+                    try? form.removeField(id)
+                    throw error
+                }
             }
         }
     }

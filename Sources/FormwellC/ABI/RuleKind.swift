@@ -17,4 +17,7 @@
     case FW_RULE_MATCHES = 6
     /// fw_field_add_custom; reads `validate`, `context` and `destroy`.
     case FW_RULE_CUSTOM = 7
+    /// fw_field_add_async_rule; reads `text` (the name), `length` (the debounce in ms, negative: 500)
+    /// and `message`. Asynchronous rules are numbered after the field's other rules, in array order.
+    case FW_RULE_ASYNC = 8
 }

@@ -7,6 +7,8 @@ enum RuleDecoder {
         var rules: [Rule] = []
         /// The custom rules' C validators, which take ownership of their contexts only on success.
         var validators: [CValidator] = []
+        /// The FW_RULE_ASYNC elements, in array order (added after the field's other rules).
+        var asyncRules: [AsyncRule] = []
     }
 
     /// The first version's struct (up to `destroy`): the smallest `size` a caller may declare.
@@ -57,6 +59,15 @@ enum RuleDecoder {
                 let validator = CValidator(validate: validate, context: rule.pointee.context, destroy: rule.pointee.destroy)
                 decoded.validators.append(validator)
                 kind = .custom(CustomValidator { value in try validator.check(value) })
+            case .FW_RULE_ASYNC:
+                let name = try CStringInput.required(rule.pointee.text, "rules[\(index)].text")
+                guard !name.isEmpty else {
+                    throw ABIFailure(.FW_ERR_INVALID_ARGUMENT, "rules[\(index)].text: an asynchronous rule needs a name")
+                }
+                let length = rule.pointee.length
+                let debounce = length < 0 ? AsyncRule.defaultDebounceMilliseconds : UInt64(length)
+                decoded.asyncRules.append(AsyncRule(name, debounceMilliseconds: debounce, message: message, hint: hint))
+                continue
             case nil:
                 throw ABIFailure(.FW_ERR_INVALID_ARGUMENT, "rules[\(index)].kind \(rule.pointee.kind) is not an fw_rule_kind")
             }
