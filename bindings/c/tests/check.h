@@ -90,6 +90,9 @@ static void check_field_at(int line, fw_form *form, const char *id, expected_fie
 /* The size of the first version of fw_snapshot (a caller built against that header declares it). */
 #define TEST_SNAPSHOT_V1_SIZE offsetof(fw_snapshot, visited)
 
+/* The size of the first version of fw_form_info (before the asynchronous rules' members). */
+#define TEST_FORM_INFO_V1_SIZE offsetof(fw_form_info, pending_count)
+
 /* Bytes the second version's texts of a snapshot take in the text buffer: the label, the initial
    value and the hint, each with its NUL, and the error list with its final NUL. */
 static inline size_t snapshot_v2_text_bytes(const fw_snapshot *s) {

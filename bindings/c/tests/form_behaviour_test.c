@@ -702,7 +702,7 @@ static void info_and_changes(void) {
     CHECK(grown.info.size == sizeof grown && grown.info.field_count == 3 && grown.info.mode == FW_MODE_ON_SUBMIT);
     CHECK(all_bytes(grown.later, sizeof grown.later, SENTINEL));
     memset(&i, SENTINEL, sizeof i);
-    i.size = sizeof i - 8;
+    i.size = TEST_FORM_INFO_V1_SIZE - 8;
     CHECK_STATUS(fw_form_get_info(form, &i), FW_ERR_INVALID_ARGUMENT);
     CHECK(all_bytes((const char *)&i + sizeof(size_t), sizeof i - sizeof(size_t), SENTINEL));
     i.size = sizeof i + 1;

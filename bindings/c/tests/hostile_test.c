@@ -616,7 +616,7 @@ static void new_functions(fw_form *target) {
     static const size_t bad_sizes[] = {0, 1, 7, 8, TEST_SNAPSHOT_V1_SIZE - 8, TEST_SNAPSHOT_V1_SIZE - 1,
                                        TEST_SNAPSHOT_V1_SIZE + 1, sizeof(fw_snapshot) - 1,
                                        sizeof(fw_snapshot) + 1, sizeof(fw_snapshot) + 4, SIZE_MAX};
-    static const int32_t bad_kinds[] = {-1, 8, 100, INT32_MIN, INT32_MAX};
+    static const int32_t bad_kinds[] = {-1, 9, 100, INT32_MIN, INT32_MAX};
     fw_snapshot snap, snaps[8];
     fw_rule rules[3];
     char buf[256];
@@ -867,7 +867,8 @@ static void issue11_functions(fw_form *target) {
 
     /* fw_form_info sizes and alignment; fw_form_changed_since's capacity. */
     {
-        static const size_t bad_sizes[] = {0, 1, 8, sizeof(fw_form_info) - 8, sizeof(fw_form_info) - 1,
+        static const size_t bad_sizes[] = {0, 1, 8, TEST_FORM_INFO_V1_SIZE - 8, TEST_FORM_INFO_V1_SIZE - 1,
+                                           TEST_FORM_INFO_V1_SIZE + 4, sizeof(fw_form_info) - 1,
                                            sizeof(fw_form_info) + 1, sizeof(fw_form_info) + 4, SIZE_MAX};
         for (k = 0; k < sizeof bad_sizes / sizeof bad_sizes[0]; k++) {
             memset(&memory, 0x5A, sizeof memory);
@@ -882,6 +883,10 @@ static void issue11_functions(fw_form *target) {
         info->size = sizeof(fw_form_info) + 8; /* a later version's size: its own members untouched */
         HCASE(target, fw_form_get_info(target, info), FW_OK);
         CHECK(all_bytes_equal(memory.bytes + sizeof(fw_form_info), 8, 0x5A));
+        memset(&memory, 0x5A, sizeof memory);
+        info->size = TEST_FORM_INFO_V1_SIZE; /* a first-version caller: nothing past error_mode written */
+        HCASE(target, fw_form_get_info(target, info), FW_OK);
+        CHECK(all_bytes_equal(memory.bytes + TEST_FORM_INFO_V1_SIZE, sizeof memory - TEST_FORM_INFO_V1_SIZE, 0x5A));
         n = 0;
         HCASE(target, fw_form_changed_since(target, 0, indices, 1, &n), FW_ERR_BUFFER_TOO_SMALL);
         CHECK(n >= 2);

@@ -774,8 +774,14 @@ static void add_field_with_rules(void) {
     rules[1] = test_rule(FW_RULE_MATCHES, 0, "ghost", NULL);
     CHECK_STATUS(fw_form_add_field_with_rules(form, "f", NULL, NULL, rules, 2), FW_ERR_UNKNOWN_FIELD);
     CHECK_UNCHANGED(form, count, "f");
+    rules[1] = test_rule(FW_RULE_ASYNC, 500, NULL, NULL); /* an async rule needs a name */
+    CHECK_STATUS(fw_form_add_field_with_rules(form, "f", NULL, NULL, rules, 2), FW_ERR_NULL_ARGUMENT);
+    CHECK_UNCHANGED(form, count, "f");
+    rules[1] = test_rule(FW_RULE_ASYNC, 500, "", NULL);
+    CHECK_STATUS(fw_form_add_field_with_rules(form, "f", NULL, NULL, rules, 2), FW_ERR_INVALID_ARGUMENT);
+    CHECK_UNCHANGED(form, count, "f");
     rules[1] = test_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
-    rules[1].kind = 8;
+    rules[1].kind = FW_RULE_ASYNC + 1;
     CHECK_STATUS(fw_form_add_field_with_rules(form, "f", NULL, NULL, rules, 2), FW_ERR_INVALID_ARGUMENT);
     CHECK_UNCHANGED(form, count, "f");
     rules[1].kind = -1;
