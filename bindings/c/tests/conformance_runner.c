@@ -10,6 +10,13 @@
  * (fw_form_is_valid_group / fw_form_first_invalid_group) and changed (fw_form_changed_since with the
  * revision fw_form_get_info gave before the step). A step with "error" must fail with that status and
  * change nothing (its revision stays).
+ * The asynchronous steps of vectors 20-24: `tick` (fw_form_tick), `now` on type / set_value (a tick
+ * first), `take` (fw_form_next_request: first with no buffer, which must answer
+ * FW_ERR_BUFFER_TOO_SMALL without handing the request out, then with one; the request is remembered
+ * under its label), `resolve` (fw_form_resolve by label or raw id; `returns` applied / stale from
+ * *out_stale) and `submit` (fw_form_submit); per form pending_fields (the snapshots' pending
+ * validities, checked against fw_form_info's pending_count), stale_results (fw_form_info) and
+ * next_due (fw_form_next_due_time).
  * Then every vector's `records` go through the batch path: one fw_form_check_batch over columns built
  * from them (a field some record names gets a column, by id, int32 and int64 offsets in turn; a record
  * that leaves it out holds the field's initial value there; a field no record names has no column),
@@ -29,6 +36,14 @@
 #include "formwell.h"
 
 static long g_vectors, g_steps, g_records, g_checks, g_failures;
+
+/* The requests a vector's `take` steps handed out, by label (cleared for every vector). */
+typedef struct {
+    char label[64];
+    uint64_t id;
+} request_label;
+static request_label g_labels[64];
+static size_t g_label_count;
 
 /* ---- the starts_with_plus named validator ---- */
 
@@ -173,6 +188,7 @@ static const char *validity_name(int validity) {
     case FW_VALIDITY_EMPTY: return "empty";
     case FW_VALIDITY_VALID: return "valid";
     case FW_VALIDITY_INVALID: return "invalid";
+    case FW_VALIDITY_PENDING: return "pending";
     default: return "(unknown validity)";
     }
 }
@@ -205,7 +221,8 @@ static int status_named(const char *name) {
         {"invalid_utf8", FW_ERR_INVALID_UTF8}, {"invalid_pattern", FW_ERR_INVALID_PATTERN},
         {"invalid_argument", FW_ERR_INVALID_ARGUMENT}, {"callback", FW_ERR_CALLBACK},
         {"internal", FW_ERR_INTERNAL}, {"buffer_too_small", FW_ERR_BUFFER_TOO_SMALL}, {"busy", FW_ERR_BUSY},
-        {"invalid_spec", FW_ERR_INVALID_SPEC},
+        {"invalid_spec", FW_ERR_INVALID_SPEC}, {"unknown_request", FW_ERR_UNKNOWN_REQUEST},
+        {"request_closed", FW_ERR_REQUEST_CLOSED},
     };
     size_t i;
     for (i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -417,19 +434,178 @@ static bool read_ids(fw_form *form, char ***ids, size_t *count) {
     return true;
 }
 
-/* Runs the step's event; *ran_validate tells whether `valid` holds a validate's answer. */
+/* The step's `now` (a non-negative integer) in *out_now; false (and a failure) when it is missing or
+   malformed and `required`, or malformed. */
+static bool step_now(const char *file, long index, json_t *step, bool required, uint64_t *out_now, bool *present) {
+    json_t *jnow = json_object_get(step, "now");
+    *present = jnow != NULL;
+    if (jnow == NULL) {
+        if (required) failure(file, index, "-", "now", "an integer", "missing");
+        return !required;
+    }
+    if (!json_is_integer(jnow) || json_integer_value(jnow) < 0) {
+        failure(file, index, "-", "now", "a non-negative integer", "something else");
+        return false;
+    }
+    *out_now = (uint64_t)json_integer_value(jnow);
+    return true;
+}
+
+/* `take`: fw_form_next_request at `now`, compared with `expect_request`; the request handed out is
+   remembered under the label `as`. A first call without a buffer must not hand the request out. */
+static fw_status take_request(const char *file, long index, fw_form *form, json_t *step, bool *known) {
+    json_t *want = json_object_get(step, "expect_request");
+    const char *label = json_string_value(json_object_get(step, "as"));
+    fw_request request, sized;
+    char *texts;
+    bool found = false, present = false;
+    uint64_t now = 0;
+    fw_status status;
+    if (!step_now(file, index, step, true, &now, &present) || want == NULL || !(json_is_null(want) || json_is_object(want))) {
+        if (want == NULL || !(json_is_null(want) || json_is_object(want))) {
+            failure(file, index, "-", "expect_request", "an object or null", "missing or something else");
+        }
+        *known = false;
+        return FW_OK;
+    }
+    memset(&sized, 0x5A, sizeof sized);
+    sized.size = sizeof sized;
+    status = fw_form_next_request(form, now, &sized, NULL, 0, &found);
+    g_checks++;
+    if (json_is_null(want)) {
+        if (status != FW_OK) return status;
+        if (found) failure(file, index, "(form)", "take", "no request due", "a request");
+        return FW_OK;
+    }
+    if (status != FW_ERR_BUFFER_TOO_SMALL || !found) {
+        if (status == FW_OK) failure(file, index, "(form)", "take", "a request due", "none");
+        else failure(file, index, "(form)", "take without a buffer", "FW_ERR_BUFFER_TOO_SMALL", fw_status_string(status));
+        return status == FW_ERR_BUFFER_TOO_SMALL ? FW_OK : status;
+    }
+    texts = malloc(sized.text_size);
+    if (texts == NULL) return FW_ERR_INTERNAL;
+    memset(&request, 0x5A, sizeof request);
+    request.size = sizeof request;
+    status = fw_form_next_request(form, now, &request, texts, sized.text_size, &found);
+    if (status != FW_OK) {
+        free(texts);
+        return status;
+    }
+    g_checks++;
+    if (!found || request.id != sized.id) {
+        failure(file, index, "(form)", "take", "the request the sizing call saw, handed out now", "another");
+    } else {
+        const char *field = json_string_value(json_object_get(want, "field"));
+        const char *value = json_string_value(json_object_get(want, "value"));
+        const char *rule = json_string_value(json_object_get(want, "rule"));
+        size_t position = 0;
+        if (field == NULL || value == NULL || rule == NULL) {
+            failure(file, index, "-", "expect_request", "field, value and rule strings", "missing");
+        } else {
+            check_string(file, index, "(request)", "field", field, request.field_id);
+            check_string(file, index, "(request)", "value", value, request.value);
+            check_string(file, index, "(request)", "rule", rule, request.rule);
+            g_checks++;
+            if (fw_form_field_index(form, field, &position) != FW_OK || position != request.field_index
+                || request.field_id_length != strlen(field) || request.value_length != strlen(value)
+                || request.rule_length != strlen(rule) || request.text_size != sized.text_size) {
+                failure(file, index, "(request)", "field_index / lengths", "the field's index and the texts' lengths",
+                        "others");
+            }
+        }
+        if (label == NULL) {
+            failure(file, index, "-", "as", "a label", "missing");
+        } else if (g_label_count < sizeof g_labels / sizeof g_labels[0] && strlen(label) < sizeof g_labels[0].label) {
+            strcpy(g_labels[g_label_count].label, label);
+            g_labels[g_label_count++].id = request.id;
+        } else {
+            failure(file, index, "-", "as", "at most 64 labels of 63 bytes", label);
+        }
+    }
+    free(texts);
+    return FW_OK;
+}
+
+/* `resolve`: fw_form_resolve of a label's request (or a raw id); *out_returned "applied" / "stale". */
+static fw_status resolve_request(const char *file, long index, fw_form *form, json_t *step, const char **out_returned,
+                                 bool *known) {
+    json_t *jrequest = json_object_get(step, "request");
+    const char *verdict = json_string_value(json_object_get(step, "verdict"));
+    const char *message = json_string_value(json_object_get(step, "message"));
+    uint64_t id = 0;
+    int32_t code;
+    bool stale = true;
+    fw_status status;
+    if (json_is_integer(jrequest)) {
+        id = (uint64_t)json_integer_value(jrequest);
+    } else if (json_is_string(jrequest)) {
+        size_t i;
+        bool found = false;
+        for (i = 0; i < g_label_count && !found; i++) {
+            if (strcmp(g_labels[i].label, json_string_value(jrequest)) == 0) {
+                id = g_labels[i].id;
+                found = true;
+            }
+        }
+        if (!found) {
+            failure(file, index, "-", "request", "a label a take gave", json_string_value(jrequest));
+            *known = false;
+            return FW_OK;
+        }
+    } else {
+        failure(file, index, "-", "request", "a label or an integer id", "something else");
+        *known = false;
+        return FW_OK;
+    }
+    if (verdict != NULL && strcmp(verdict, "valid") == 0) code = FW_ASYNC_VALID;
+    else if (verdict != NULL && strcmp(verdict, "invalid") == 0) code = FW_ASYNC_INVALID;
+    else if (verdict != NULL && strcmp(verdict, "error") == 0) code = FW_ASYNC_ERROR;
+    else {
+        failure(file, index, "-", "verdict", "valid, invalid or error", verdict != NULL ? verdict : "missing");
+        *known = false;
+        return FW_OK;
+    }
+    status = fw_form_resolve(form, id, code, message, &stale);
+    if (status == FW_OK) *out_returned = stale ? "stale" : "applied";
+    return status;
+}
+
+/* Runs the step's event; *ran_validate tells whether `valid` holds a validate's answer, *out_returned
+   (when not NULL) is what a resolve or a submit answered, for the step's `returns`. */
 static fw_status run_event(const char *file, long index, fw_form *form, json_t *step, const char *event,
-                           bool *valid, bool *ran_validate, bool *known) {
+                           bool *valid, bool *ran_validate, const char **out_returned, bool *known) {
     const char *field = json_string_value(json_object_get(step, "field"));
     const char *value = json_string_value(json_object_get(step, "value"));
     json_t *jgroup = json_object_get(step, "group");
     const char *group = json_string_value(jgroup);
+    uint64_t now = 0;
+    bool has_now = false;
     *known = true;
     *ran_validate = false;
+    *out_returned = NULL;
     if (jgroup != NULL && group == NULL) {
         failure(file, index, "-", "group", "a string", "something else");
         *known = false;
         return FW_OK;
+    }
+    if (strcmp(event, "tick") == 0) {
+        if (!step_now(file, index, step, true, &now, &has_now)) {
+            *known = false;
+            return FW_OK;
+        }
+        return fw_form_tick(form, now);
+    }
+    if (strcmp(event, "take") == 0) return take_request(file, index, form, step, known);
+    if (strcmp(event, "resolve") == 0) return resolve_request(file, index, form, step, out_returned, known);
+    if (strcmp(event, "submit") == 0) {
+        int32_t outcome = -1;
+        fw_status status = fw_form_submit(form, group, &outcome);
+        if (status == FW_OK) {
+            *out_returned = outcome == FW_SUBMIT_VALID ? "valid"
+                          : outcome == FW_SUBMIT_INVALID ? "invalid"
+                          : outcome == FW_SUBMIT_PENDING ? "pending" : "(unknown outcome)";
+        }
+        return status;
     }
     if (strcmp(event, "focus") == 0 || strcmp(event, "blur") == 0 || strcmp(event, "touch") == 0
         || strcmp(event, "clear_error") == 0 || strcmp(event, "remove_field") == 0) {
@@ -453,7 +629,16 @@ static fw_status run_event(const char *file, long index, fw_form *form, json_t *
             *known = false;
             return FW_OK;
         }
-        return event[4] == 'e' ? fw_field_set_error(form, field, value) : fw_field_set_value(form, field, value);
+        if (event[4] == 'e') return fw_field_set_error(form, field, value);
+        if (!step_now(file, index, step, false, &now, &has_now)) {
+            *known = false;
+            return FW_OK;
+        }
+        if (has_now) {
+            fw_status ticked = fw_form_tick(form, now);
+            if (ticked != FW_OK) return ticked;
+        }
+        return fw_field_set_value(form, field, value);
     }
     if (strcmp(event, "touch_all") == 0) return group != NULL ? fw_form_touch_all_group(form, group) : fw_form_touch_all(form);
     if (strcmp(event, "clear_errors") == 0) return fw_form_clear_errors(form);
@@ -505,6 +690,7 @@ static void run_step(const char *file, long index, fw_form *form, json_t *step, 
     fw_status status = FW_OK;
     fw_form_info before, after;
     bool valid = false, ran_validate = false, known = true;
+    const char *returned = NULL;
     size_t i;
     char *first;
 
@@ -518,7 +704,7 @@ static void run_step(const char *file, long index, fw_form *form, json_t *step, 
         status_failure(file, index, "(form)", "fw_form_get_info", status);
         return;
     }
-    status = run_event(file, index, form, step, event, &valid, &ran_validate, &known);
+    status = run_event(file, index, form, step, event, &valid, &ran_validate, &returned, &known);
     if (!known) return;
     if (jerror != NULL) {
         /* The event must fail with that status and change nothing. */
@@ -543,6 +729,10 @@ static void run_step(const char *file, long index, fw_form *form, json_t *step, 
                 failure(file, index, "(form)", "validate returns", bool_name(json_is_true(jreturns)), bool_name(valid));
             }
         }
+    } else if (returned != NULL) {
+        const char *want_returns = json_string_value(json_object_get(step, "returns"));
+        if (want_returns == NULL) failure(file, index, "(form)", "returns", "a string in the vector", "missing");
+        else check_string(file, index, "(form)", event, want_returns, returned);
     }
     if (!read_ids(form, ids, count)) {
         status_failure(file, index, "(form)", "fw_form_field_id", fw_last_error_code());
@@ -688,6 +878,51 @@ static void run_step(const char *file, long index, fw_form *form, json_t *step, 
         } else {
             for (i = 0; i < n; i++) changed[i] = indices[i] < *count ? (*ids)[indices[i]] : "(index out of range)";
             check_string_list(file, index, "(form)", "changed", jt, changed, n);
+        }
+    }
+    /* The asynchronous keys of vectors 20-24, when present. */
+    if ((jt = json_object_get(expect, "pending_fields")) != NULL) {
+        const char *pending[64];
+        size_t n = 0;
+        for (i = 0; i < *count && n < sizeof pending / sizeof pending[0]; i++) {
+            fw_snapshot snap;
+            memset(&snap, 0, sizeof snap);
+            snap.size = sizeof snap;
+            status = fw_field_snapshot_at(form, i, &snap, NULL, 0);
+            if (status != FW_OK) status_failure(file, index, (*ids)[i], "fw_field_snapshot_at", status);
+            else if (snap.validity == FW_VALIDITY_PENDING) pending[n++] = (*ids)[i];
+        }
+        check_string_list(file, index, "(form)", "pending_fields", jt, pending, n);
+        g_checks++;
+        if (after.pending_count != n) {
+            failure(file, index, "(form)", "fw_form_info pending_count", "the snapshots' pending validities", "another count");
+        }
+    }
+    if ((jt = json_object_get(expect, "stale_results")) != NULL) {
+        g_checks++;
+        if (!json_is_integer(jt)) {
+            failure(file, index, "(form)", "stale_results", "an integer in the vector", "something else");
+        } else if (json_integer_value(jt) != (json_int_t)after.stale_results) {
+            char e[32], g[32];
+            snprintf(e, sizeof e, "%lld", (long long)json_integer_value(jt));
+            snprintf(g, sizeof g, "%zu", after.stale_results);
+            failure(file, index, "(form)", "stale_results", e, g);
+        }
+    }
+    if ((jt = json_object_get(expect, "next_due")) != NULL) {
+        uint64_t due = 1;
+        bool scheduled = true;
+        status = fw_form_next_due_time(form, &due, &scheduled);
+        if (status != FW_OK) {
+            status_failure(file, index, "(form)", "fw_form_next_due_time", status);
+        } else if (!json_is_null(jt) && !(json_is_integer(jt) && json_integer_value(jt) >= 0)) {
+            failure(file, index, "(form)", "next_due", "null or an integer in the vector", "something else");
+        } else {
+            char e[32], g[32];
+            snprintf(e, sizeof e, json_is_null(jt) ? "null" : "%lld", (long long)json_integer_value(jt));
+            if (scheduled) snprintf(g, sizeof g, "%llu", (unsigned long long)due);
+            else snprintf(g, sizeof g, due == 0 ? "null" : "null with due %llu", (unsigned long long)due);
+            check_string(file, index, "(form)", "next_due", e, g);
         }
     }
 }
@@ -844,6 +1079,7 @@ static void run_vector(const char *file) {
         return;
     }
     g_vectors++;
+    g_label_count = 0;
     spec = json_object_get(root, "spec");
     steps = json_object_get(root, "steps");
     if (!json_is_object(spec) || !json_is_array(steps)) {
