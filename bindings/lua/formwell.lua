@@ -116,6 +116,9 @@ end
 local MODE_NAMES, ERROR_MODE_NAMES = listed(MODE), listed(ERROR_MODE)
 local RULE_KIND = {}
 for value, name in pairs(short_names("fw_rule_kind", "FW_RULE_")) do RULE_KIND[name] = value end
+local ASYNC_VERDICT_VALUE = reverse(short_names("fw_async_verdict", "FW_ASYNC_")) -- valid, invalid, error
+local SUBMIT_OUTCOME = short_names("fw_submit_outcome", "FW_SUBMIT_")           -- 0 = "valid" ... 2 = "pending"
+local ASYNC_VERDICT_NAMES = listed(short_names("fw_async_verdict", "FW_ASYNC_"))
 formwell.status_names = enums.fw_status
 
 local OK = tonumber(lib.FW_OK)
@@ -125,6 +128,7 @@ local CELL_OWN_MESSAGE = tonumber(lib.FW_CELL_OWN_MESSAGE)
 local MODE_FORM = tonumber(lib.FW_MODE_FORM)
 local VERDICT_VALID, VERDICT_INVALID, VERDICT_ERROR =
   tonumber(lib.FW_VERDICT_VALID), tonumber(lib.FW_VERDICT_INVALID), tonumber(lib.FW_VERDICT_ERROR)
+local VALIDITY_PENDING = tonumber(lib.FW_VALIDITY_PENDING)
 
 -- ---- errors ----------------------------------------------------------------------------------
 
@@ -209,6 +213,25 @@ local function error_mode_value(errors)
   return value
 end
 
+-- A host time in milliseconds (tick, next_request): a whole number of 0 or more, or a uint64_t cdata.
+local function milliseconds(value, what)
+  if type(value) == "number" then
+    if value >= 0 and value < 2^64 and value == math.floor(value) then return value end
+    argument_error(("%s must be a whole number of milliseconds, 0 or more, not %s"):format(what, tostring(value)), 3)
+  end
+  if type(value) == "cdata" and ffi.istype("uint64_t", value) then return value end
+  argument_error(("%s must be a number of milliseconds, not %s"):format(what, type(value)), 3)
+end
+
+-- A debounce in milliseconds (fw_rule's int32_t length): a whole number from 0 to 2^31 - 1.
+local function debounce(value, what)
+  if type(value) ~= "number" or value < 0 or value > 2147483647 or value ~= math.floor(value) then
+    argument_error(("%s must be a whole number of milliseconds from 0 to 2147483647, not %s"):format(what,
+      type(value) == "number" and tostring(value) or type(value)), 4)
+  end
+  return value
+end
+
 -- ---- custom validators: one shared callback ----------------------------------------------------
 --
 -- LuaJIT has a fixed number of callback slots (about 900 here, never collected), so every Lua
@@ -275,10 +298,25 @@ function formwell.custom(validate, message, hint)
   return { rule = "custom", validate = validate, message = message, hint = hint }
 end
 
+--- An asynchronous rule: a check the HOST makes (form:next_request hands it out, form:resolve
+--- answers it). options (optional): {debounce_ms = 500 (the default), message = "...", hint = "..."}:
+--- message replaces the message an "invalid" verdict brings; hint as for the other rules. As in a
+--- spec: {rule = "async", name = "username_available", debounce_ms = 500}. A field's async rules
+--- are numbered (failing_rule) after its synchronous rules, in the order given.
+function formwell.async_rule(name, options)
+  if options ~= nil and type(options) ~= "table" then
+    argument_error("async_rule options must be a table {debounce_ms =, message =, hint =}, not " .. type(options))
+  end
+  options = options or {}
+  return { rule = "async", name = name, debounce_ms = options.debounce_ms, message = options.message, hint = options.hint }
+end
+
 -- ---- forms -----------------------------------------------------------------------------------
 
 local SNAPSHOT_SIZE = ffi.sizeof("fw_snapshot")
 local snapshot_t = ffi.typeof("fw_snapshot")
+local request_t = ffi.typeof("fw_request")
+local REQUEST_SIZE = ffi.sizeof("fw_request")
 local form_ptr_t = ffi.typeof("fw_form *[1]")
 
 local Form = {}  -- the methods of every form
@@ -297,6 +335,7 @@ local function new_form()
     _snap = snapshot_t(),
     _buf = ffi_new("char[?]", 256),
     _bufsize = 256,
+    _req = request_t(),
   }
   self._snap.size = SNAPSHOT_SIZE
   return setmetatable(self, FormMeta)
@@ -519,7 +558,9 @@ function Form:first_invalid_in(group)
 end
 
 --- The form's own state in one fw_form_get_info call: {field_count, dirty_count, dirty, revision,
---- submit_count, submit_failed, mode, error_mode}.
+--- submit_count, submit_failed, mode, error_mode, pending_count, stale_results, now}: pending_count,
+--- the fields waiting for an async check (their live verdict); stale_results, the results dropped
+--- as stale since the form was made; now, the host time last told (ms).
 function Form:info()
   local info = info_t()
   info.size = INFO_SIZE
@@ -534,6 +575,10 @@ function Form:info()
     submit_failed = info.submit_failed,
     mode = MODE[info.mode],
     error_mode = ERROR_MODE[info.error_mode],
+    -- version 2
+    pending_count = tonumber(info.pending_count),
+    stale_results = tonumber(info.stale_results),
+    now = tonumber(info.now_ms),
   }
 end
 
@@ -550,10 +595,8 @@ function Form:submit_failed() return self:info().submit_failed end
 --- The form's revision: goes up with every event that changes anything observable.
 function Form:revision() return self:info().revision end
 
---- The ids of the dirty fields, in registration order (their flags read in one fw_form_snapshots call).
-function Form:dirty_fields()
-  local dirty = {}
-  if self:info().dirty_count == 0 then return dirty end
+-- Every field's snapshot, without texts, in one fw_form_snapshots call: the array and the count.
+local function all_snapshots(self)
   local p, count = ptr(self), ffi_new("size_t[1]")
   local capacity = self:count()
   local snaps
@@ -565,8 +608,16 @@ function Form:dirty_fields()
     if status ~= ERR_TOO_SMALL then raise(status, "fw_form_snapshots") end
     capacity = tonumber(count[0])
   end
+  return snaps, tonumber(count[0])
+end
+
+--- The ids of the dirty fields, in registration order (their flags read in one fw_form_snapshots call).
+function Form:dirty_fields()
+  local dirty = {}
+  if self:info().dirty_count == 0 then return dirty end
+  local snaps, count = all_snapshots(self)
   local ids = self:fields()
-  for i = 0, tonumber(count[0]) - 1 do
+  for i = 0, count - 1 do
     if snaps[i].dirty then dirty[#dirty + 1] = ids[i + 1] end
   end
   return dirty
@@ -601,6 +652,38 @@ function Form:changed_since(revision)
   end
   return ids
 end
+
+-- ---- asynchronous rules: queries ---------------------------------------------------------------
+
+--- The ids (registration order) of the fields that read "pending" (state().validity), from one
+--- fw_form_snapshots call. That is what the fields SHOW: in on_blur / on_touched / on_submit a
+--- field's shown state may lag its live verdict until the next blur or validate (info().pending_count
+--- counts the live verdicts); in two_stage and on_change, and after a whole-form submit, both agree.
+function Form:pending_fields()
+  local snaps, count = all_snapshots(self)
+  local pending, ids = {}, nil
+  for i = 0, count - 1 do
+    if snaps[i].validity == VALIDITY_PENDING then
+      ids = ids or self:fields()
+      pending[#pending + 1] = ids[i + 1]
+    end
+  end
+  return pending
+end
+
+--- The host time (ms) at which the next request not yet handed out falls due (it may be past
+--- already: take it with next_request), or nil when none is scheduled (fw_form_next_due_time).
+function Form:next_due()
+  local due, scheduled = ffi_new("uint64_t[1]"), ffi_new("bool[1]")
+  local status = lib.fw_form_next_due_time(ptr(self), due, scheduled)
+  if status ~= OK then raise(status, "fw_form_next_due_time") end
+  if not scheduled[0] then return nil end
+  return tonumber(due[0])
+end
+
+--- Results dropped as stale since the form was made; the host time last told (ms).
+function Form:stale_results() return self:info().stale_results end
+function Form:now() return self:info().now end
 
 --- After a failed submit, the screen-reader announcement naming the fields that fail now by label
 --- ("2 fields need attention: Email, Password"); "" otherwise.
@@ -697,6 +780,10 @@ local function rule_array(self, id, rules, anchors)
       local text = r.rule == "regex" and r.pattern or r.field
       anchors[#anchors + 1] = cstring(text, r.rule == "regex" and "a regex pattern" or "a matches field")
       c.text = text
+    elseif r.rule == "async" then
+      anchors[#anchors + 1] = cstring(r.name, "an async rule's name")
+      c.text = r.name
+      c.length = r.debounce_ms == nil and -1 or debounce(r.debounce_ms, ("rule %d of %s: debounce_ms"):format(i, id))
     elseif r.rule == "custom" then
       local fn = r.validate
       if fn == nil then fn = r.name end
@@ -896,6 +983,136 @@ end
 function events.remove_field(self, id)
   local status = lib.fw_form_remove_field(ptr(self), cstring(id, "field id"))
   if status ~= OK then raise(status, "fw_form_remove_field") end
+end
+
+-- ---- asynchronous rules: events ----------------------------------------------------------------
+
+--- Adds an asynchronous rule to an existing field (fw_field_add_async_rule), after its other async
+--- rules: options {debounce_ms = 500, message = "..."} as formwell.async_rule's (a hint needs the
+--- rule list of add_field or a spec: the C call takes none).
+function events.add_async_rule(self, id, name, options)
+  if options ~= nil and type(options) ~= "table" then
+    argument_error("add_async_rule options must be a table {debounce_ms =, message =}, not " .. type(options))
+  end
+  options = options or {}
+  if options.hint ~= nil then
+    argument_error("add_async_rule takes no hint (give the rule to add_field, or in a spec, to have one)")
+  end
+  local delay = options.debounce_ms == nil and 500 or debounce(options.debounce_ms, "debounce_ms")
+  local status = lib.fw_field_add_async_rule(ptr(self), cstring(id, "field id"), cstring(name, "async rule name"),
+    delay, optional_cstring(options.message, "message"))
+  if status ~= OK then raise(status, "fw_field_add_async_rule") end
+end
+
+--- Tells the form the host's monotonic time in ms (fw_form_tick); a time before the last one told
+--- is ignored. Values set afterwards are dated with it (a request falls due at now + debounce).
+function events.tick(self, now)
+  local status = lib.fw_form_tick(ptr(self), milliseconds(now, "now"))
+  if status ~= OK then raise(status, "fw_form_tick") end
+end
+
+local found_out = ffi_new("bool[1]")
+
+--- Ticks to now (ms) and hands out the request due first (fw_form_next_request), once: a table
+--- {id, field, index (1-based), value, rule, due}, or nil when none is due. Check `value` with the
+--- rule named `rule` however you like, then form:resolve(id, ...).
+function events.next_request(self, now)
+  now = milliseconds(now, "now")
+  local p, r = ptr(self), self._req
+  local status
+  for _ = 1, 8 do
+    r.size = REQUEST_SIZE
+    status = lib.fw_form_next_request(p, now, r, self._buf, self._bufsize, found_out)
+    if status ~= ERR_TOO_SMALL then break end
+    -- the texts did not fit: nothing was handed out; retry with room for them
+    grow(self, r.text_size)
+  end
+  if status ~= OK then raise(status, "fw_form_next_request") end
+  if not found_out[0] then return nil end
+  return {
+    id = tonumber(r.id),
+    field = ffi_string(r.field_id, r.field_id_length),
+    index = tonumber(r.field_index) + 1,
+    value = ffi_string(r.value, r.value_length),
+    rule = ffi_string(r.rule, r.rule_length),
+    due = tonumber(r.due),
+  }
+end
+
+local stale_out = ffi_new("bool[1]")
+
+--- Answers request `id` (a number, or the table next_request gave) with verdict "valid", "invalid"
+--- or "error" and an optional message (for invalid / error). Returns "applied" (the field's
+--- current request: its verdict is the field's now) or "stale" (its value changed, or the form was
+--- reset or the field removed, since it was handed out: dropped, counted in stale_results).
+--- Raises FW_ERR_UNKNOWN_REQUEST (never issued), FW_ERR_REQUEST_CLOSED (already resolved) or
+--- FW_ERR_INVALID_ARGUMENT (not handed out yet); those change nothing.
+function events.resolve(self, id, verdict, message)
+  if type(id) == "table" then id = id.id end
+  if type(id) == "number" then
+    if not (id >= 0 and id < 2^64 and id == math.floor(id)) then
+      argument_error("request id must be a whole number, 0 or more, not " .. tostring(id))
+    end
+  elseif not (type(id) == "cdata" and ffi.istype("uint64_t", id)) then
+    argument_error("request id must be a number (or the table next_request gave), not " .. type(id))
+  end
+  local value = ASYNC_VERDICT_VALUE[verdict]
+  if value == nil then
+    argument_error(("verdict must be one of %s, not %s"):format(ASYNC_VERDICT_NAMES,
+      type(verdict) == "string" and "'" .. verdict .. "'" or type(verdict)))
+  end
+  local status = lib.fw_form_resolve(ptr(self), id, value, optional_cstring(message, "message"), stale_out)
+  if status ~= OK then raise(status, "fw_form_resolve") end
+  return stale_out[0] and "stale" or "applied"
+end
+
+-- The ids of the fields in `group`, as a set, read from the exported spec (the C ABI lists no
+-- group's members; the binding keeps no copy of its own); nil when the form's spec cannot be
+-- exported (a custom rule given a Lua function rather than a defined validator's name).
+local json
+local function group_members(self, group)
+  local exported, text = pcall(self.export_spec, self)
+  if not exported then return nil end
+  if json == nil then
+    local ok, module = pcall(require, "formwell_json")
+    json = ok and module or dofile(DIR .. "/formwell_json.lua")
+  end
+  local spec = json.decode(text)
+  local members = {}
+  for _, field in ipairs(spec.fields or {}) do
+    for _, name in ipairs(field.groups or {}) do
+      if name == group then members[field.id] = true end
+    end
+  end
+  return members
+end
+
+local outcome_out = ffi_new("int32_t[1]")
+
+--- Submit with asynchronous rules (fw_form_submit): validate (the whole form, or the group's
+--- fields) after making their debounced requests due at once, then the outcome: "invalid" (a field
+--- fails now), "pending" (none fails, some wait for an async check: take them with next_request),
+--- or "valid"; and, second, the ids of the fields taking part that read "pending" ({} unless pending;
+--- nil for a group whose members cannot be known: see group_members).
+function events.submit(self, group)
+  local name = group ~= nil and group_name(group) or nil
+  local status = lib.fw_form_submit(ptr(self), name, outcome_out)
+  if status ~= OK then raise(status, "fw_form_submit") end
+  local outcome = SUBMIT_OUTCOME[tonumber(outcome_out[0])]
+  local pending = {}
+  if outcome == "pending" then
+    -- after the validate every field taking part shows its live verdict
+    pending = self:pending_fields()
+    if name ~= nil then
+      local members, kept = group_members(self, name), {}
+      if members == nil then return outcome, nil end
+      for _, id in ipairs(pending) do
+        if members[id] then kept[#kept + 1] = id end
+      end
+      pending = kept
+    end
+  end
+  return outcome, pending
 end
 
 -- check_many: records (an array of {id = value}) judged as submits of a fresh form, in one

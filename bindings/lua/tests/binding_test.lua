@@ -3,7 +3,9 @@
 -- library; its error comes out of the call that ran it and the form stays usable), validators
 -- under the JIT, garbage collection of forms, UTF-8 in and out, and the rest of the API; issue 11's
 -- modes, error mode, groups, external errors, remove_field / reset(values), flags, change tracking,
--- the announcement and the presentation members of state().
+-- the announcement and the presentation members of state(); issue 12's asynchronous rules (debounce
+-- on the host's clock, requests handed out once, stale results, resolve errors, submit with pending
+-- fields and groups, specs, the buffer retry of next_request).
 --
 -- Usage: luajit bindings/lua/tests/binding_test.lua    (exit status 1 on any failure)
 
@@ -710,6 +712,328 @@ test("issue 11 events on a form with Lua validators: jit.off copies, validator e
   armed = false
   eq(form:error_mode(), "first", "the failed set_error_mode changed nothing")
   eq(form:state("code").initial, "+300", "the failed reset changed nothing")
+  form:free()
+end)
+
+-- ---- issue 12: asynchronous rules (requests the host takes, checks and resolves, on its clock) ----
+
+-- A username field (required, min_length 3, one async rule) and an email field; the form's clock at 1000.
+local function username_form(async_options, form_options)
+  local form = formwell.Form(form_options)
+  form:add_field("username", { formwell.required(), formwell.min_length(3),
+    formwell.async_rule("username_available", async_options) }, { label = "Username", groups = { "account" } })
+  form:add_field("email", { formwell.email() }, { label = "Email", groups = { "contact" } })
+  form:tick(1000)
+  return form
+end
+
+-- A request table as text, every key: "id field index value rule due".
+local function request_text(r)
+  if r == nil then return "nil" end
+  return ("%s %s %s %s %s %s"):format(tostring(r.id), r.field, tostring(r.index), r.value, r.rule, tostring(r.due))
+end
+
+test("async_rule: a spec-shaped table; bad names, debounces and options are refused", function()
+  local r = formwell.async_rule("username_available", { debounce_ms = 250, message = "Taken", hint = "Try another" })
+  eq(r.rule, "async"); eq(r.name, "username_available"); eq(r.debounce_ms, 250); eq(r.message, "Taken"); eq(r.hint, "Try another")
+  r = formwell.async_rule("x")
+  eq(r.debounce_ms, nil); eq(r.message, nil); eq(r.hint, nil)
+  assert(tostring(raises(formwell.async_rule, "x", 500)):find("options must be a table", 1, true))
+  local form = formwell.Form()
+  for _, bad in ipairs({ -1, 1.5, 2147483648, "500" }) do
+    local err = raises(form.add_field, form, "u", { formwell.async_rule("a", { debounce_ms = bad }) })
+    assert(tostring(err):find("rule 1 of u: debounce_ms must be a whole number of milliseconds from 0 to 2147483647", 1, true), tostring(err))
+  end
+  assert(tostring(raises(form.add_field, form, "u", { formwell.async_rule(42) })):find("name must be a string", 1, true))
+  eq(raises(form.add_field, form, "u", { formwell.async_rule("") }).status, "FW_ERR_INVALID_ARGUMENT")
+  eq(form:count(), 0, "every refused add_field left the form without the field")
+  -- the largest debounce passes; it is exported as given
+  form:add_field("u", { formwell.async_rule("a", { debounce_ms = 2147483647 }) })
+  assert(form:export_spec():find('"debounce_ms" : 2147483647', 1, true), form:export_spec())
+  form:free()
+end)
+
+test("debounce: pending reads like valid; typing again replaces the request; handed out once at its due time", function()
+  local form = username_form()  -- debounce 500 by default
+  eq(form:next_due(), nil)
+  form:focus("username")
+  form:set("username", "ad")     -- fails min_length: nothing is sent
+  eq(form:next_due(), nil); eq(form:state("username").validity, "invalid"); eq(form:info().pending_count, 0)
+  form:set("username", "ada")    -- request 1, due 1500
+  eq(form:next_due(), 1500)
+  form:tick(1200)
+  form:set("username", "adam")   -- request 1 dropped (never handed out); request 2 due 1700
+  eq(form:next_due(), 1700)
+  local s = form:state("username")
+  eq(s.validity, "pending"); eq(s.message, ""); eq(s.display, "none"); eq(s.tint, "accent")
+  eq(s.failing_rule, nil); eq_list(s.errors, {}); eq(s.accessibility_hint, "")
+  eq(form:is_valid(), false, "is_valid is false while a field is pending")
+  eq(form:first_invalid(), nil, "a pending field is not invalid")
+  eq_list(form:pending_fields(), { "username" })
+  local info = form:info()
+  eq(info.pending_count, 1); eq(info.stale_results, 0); eq(info.now, 1200)
+  eq(request_text(form:next_request(1699)), "nil", "not due yet")
+  eq(form:now(), 1699, "next_request ticks")
+  eq(form:next_due(), 1700)
+  eq(request_text(form:next_request(1700)), "2 username 1 adam username_available 1700")
+  eq(form:next_due(), nil, "handed out: no longer scheduled")
+  eq(request_text(form:next_request(9000)), "nil", "handed out once")
+  eq(form:state("username").validity, "pending", "pending until resolved")
+  eq(form:resolve(2, "valid"), "applied")
+  eq(shown(form, "username"), "focused valid none accent []")
+  eq(form:is_valid(), true); eq_list(form:pending_fields(), {})
+  form:set("username", "adam")   -- the same value keeps the result
+  eq(form:next_due(), nil); eq(form:state("username").validity, "valid")
+  form:free()
+end)
+
+test("resolve: invalid with the host's message, the rule's message winning, error verdicts; failing_rule after the sync rules", function()
+  local form = username_form({ debounce_ms = 0 })
+  form:set("username", "ada")
+  local r = form:next_request(1000)
+  eq(form:resolve(r.id, "invalid", "Username is already taken"), "applied")
+  local s = form:state("username")
+  eq(s.validity, "invalid"); eq(s.message, "Username is already taken"); eq(s.failing_rule, 3)
+  eq_list(s.errors, { "Username is already taken" }); eq(s.tint, "error")
+  eq(form:first_invalid(), "username")
+  form:touch("username")
+  s = form:state("username")
+  eq(s.display, "error"); eq(s.display_message, "Username is already taken"); eq(s.accessibility_hint, "Correct this field")
+  -- an invalid verdict without a message: "Invalid value"; error verdicts
+  for _, case in ipairs({
+    { "adam", "invalid", nil, "Invalid value" },
+    { "adam_", "error", nil, "Could not check this value" },
+    { "adam__", "error", "Service unavailable, try again", "Service unavailable, try again" },
+  }) do
+    form:set("username", case[1])
+    eq(form:resolve(form:next_request(1000), case[2], case[3]), "applied", case[1]) -- the request table itself
+    eq(form:state("username").message, case[4], case[1])
+  end
+  form:free()
+  -- the rule's own message (and hint) replace the host's message for invalid, not for error
+  form = username_form({ debounce_ms = 0, message = "That username is taken", hint = "Pick another name" })
+  form:set("username", "ada")
+  form:resolve(form:next_request(1000), "invalid", "Host message")
+  form:touch("username")
+  s = form:state("username")
+  eq(s.message, "That username is taken"); eq(s.accessibility_hint, "Pick another name")
+  form:set("username", "adam")
+  form:resolve(form:next_request(1000), "error", "Service down")
+  eq(form:state("username").message, "Service down")
+  form:free()
+end)
+
+test("out of order: a late result for an older value is stale and leaves the newer verdict; resolve errors change nothing", function()
+  local form = username_form({ debounce_ms = 0 })
+  form:focus("username")
+  form:set("username", "ada")
+  local first = form:next_request(1000)
+  form:set("username", "adam")
+  local second = form:next_request(1050)
+  eq(request_text(first), "1 username 1 ada username_available 1000")
+  eq(request_text(second), "2 username 1 adam username_available 1000", "set at 1000 (the last told time), due then")
+  eq(form:resolve(second.id, "invalid", "Username is already taken"), "applied")
+  eq(form:resolve(first.id, "valid"), "stale", "the slow first answer arrives last")
+  eq(form:state("username").message, "Username is already taken", "the newer verdict stays")
+  eq(form:stale_results(), 1); eq(form:info().stale_results, 1)
+  local revision = form:revision()
+  local function fails(id, verdict, status, detail)
+    local err = raises(form.resolve, form, id, verdict)
+    eq(err.status, status, tostring(id)); eq(err.call, "fw_form_resolve")
+    assert(err.detail:find(detail, 1, true), err.detail)
+  end
+  fails(2, "valid", "FW_ERR_REQUEST_CLOSED", "already resolved")
+  fails(1, "valid", "FW_ERR_REQUEST_CLOSED", "already resolved")
+  fails(999, "valid", "FW_ERR_UNKNOWN_REQUEST", "999")
+  fails(0, "valid", "FW_ERR_UNKNOWN_REQUEST", "0")
+  form:set("username", "adam_")  -- request 3, due now, not taken
+  fails(3, "valid", "FW_ERR_INVALID_ARGUMENT", "not been handed out")
+  eq(form:stale_results(), 1, "errors change nothing")
+  eq_list(form:changed_since(revision), { "username" }, "only the set-value changed the field")
+  -- the binding's own checks, before any C call
+  assert(tostring(raises(form.resolve, form, 3, "maybe")):find("verdict must be one of valid, invalid, error, not 'maybe'", 1, true))
+  assert(tostring(raises(form.resolve, form, -1, "valid")):find("whole number", 1, true))
+  assert(tostring(raises(form.resolve, form, 1.5, "valid")):find("whole number", 1, true))
+  assert(tostring(raises(form.resolve, form, "3", "valid")):find("must be a number", 1, true))
+  assert(tostring(raises(form.resolve, form, 3, "invalid", "a\0b")):find("NUL byte", 1, true))
+  -- a uint64_t id works as a number does
+  local third = form:next_request(1050)
+  eq(third.id, 3)
+  eq(form:resolve(require("ffi").new("uint64_t", 3), "valid"), "applied")
+  eq(form:state("username").validity, "valid")
+  form:free()
+end)
+
+test("reset and remove_field cancel: handed-out requests become stale, scheduled ones vanish", function()
+  local form = username_form({ debounce_ms = 100 })
+  form:set("username", "ada")
+  local taken = form:next_request(1100)
+  form:set("username", "adam") -- request 2 scheduled, 1 handed out (stale now)
+  form:reset()
+  eq(form:next_due(), nil); eq(form:info().pending_count, 0); eq(form:state("username").validity, "empty")
+  eq(form:resolve(taken, "valid"), "stale")
+  eq(raises(form.resolve, form, 2, "valid").status, "FW_ERR_REQUEST_CLOSED", "a scheduled request that vanished")
+  form:set("username", "bob")  -- scheduled from the last told time (1100)
+  eq(form:next_due(), 1200)
+  taken = form:next_request(1200)
+  eq(taken.id, 3)
+  form:remove_field("username")
+  eq(form:resolve(taken, "valid"), "stale")
+  eq(form:stale_results(), 2); eq(form:info().pending_count, 0); eq(form:is_valid(), true)
+  form:free()
+end)
+
+test("the clock: tick never goes back; now as a number or a uint64_t; bad times are refused", function()
+  local form = username_form()
+  form:tick(500)
+  eq(form:now(), 1000, "a smaller time is ignored")
+  form:tick(require("ffi").new("uint64_t", 2000))
+  eq(form:now(), 2000)
+  eq(form:next_request(1500), nil); eq(form:now(), 2000)
+  for _, bad in ipairs({ -1, 0.5, 1 / 0, 0 / 0 }) do
+    assert(tostring(raises(form.tick, form, bad)):find("whole number of milliseconds", 1, true), tostring(bad))
+    assert(tostring(raises(form.next_request, form, bad)):find("whole number of milliseconds", 1, true), tostring(bad))
+  end
+  assert(tostring(raises(form.tick, form, "10")):find("must be a number of milliseconds, not string", 1, true))
+  eq(form:now(), 2000)
+  form:free()
+end)
+
+test("next_request grows its buffer: a long value and a long field id come out whole, handed out once", function()
+  local form = formwell.Form()
+  local id = ("f"):rep(300)
+  form:add_field(id, { formwell.async_rule(("r"):rep(200), { debounce_ms = 0 }) })
+  local value = ("é"):rep(5000) -- 10000 bytes
+  form:set(id, value)
+  local r = form:next_request(0)
+  eq(r.id, 1); eq(r.field, id); eq(r.value, value); eq(r.rule, ("r"):rep(200)); eq(r.index, 1); eq(r.due, 0)
+  eq(form:next_request(0), nil, "the too-small first try handed nothing out; the retry did, once")
+  eq(form:resolve(r, "valid"), "applied")
+  eq(form:state(id).validity, "valid")
+  form:free()
+end)
+
+test("submit: flushes debounced requests, answers pending with the ids, then invalid / valid; groups", function()
+  local form = username_form()
+  form:set("email", "ada@example.com")
+  form:set("username", "ada")                 -- due 1500
+  eq(form:next_request(1000), nil)
+  local outcome, pending = form:submit()
+  eq(outcome, "pending"); eq_list(pending, { "username" })
+  eq(form:next_due(), 1000, "a submit does not wait out the debounce")
+  eq(form:submit_count(), 1); eq(form:submit_failed(), false, "pending is not a failed submit")
+  eq(form:announcement(), "")
+  eq(form:validate(), false, "validate answers false while pending")
+  local r = form:next_request(1000)
+  eq(request_text(r), "1 username 1 ada username_available 1000")
+  form:resolve(r, "invalid", "Username is already taken")
+  outcome, pending = form:submit()
+  eq(outcome, "invalid"); eq_list(pending, {})
+  eq(form:submit_failed(), true); eq(form:announcement(), "1 field needs attention: Username")
+  form:set("username", "ada_l")
+  eq(form:submit(), "pending")
+  form:resolve(form:next_request(1000), "valid")
+  outcome, pending = form:submit()
+  eq(outcome, "valid"); eq_list(pending, {}); eq(form:submit_count(), 5); eq(form:submit_failed(), false)
+  -- groups: only the group's fields take part, their pending ids only; the counters stay
+  form:set("username", "ada_lo")              -- due 1500
+  outcome, pending = form:submit("contact")
+  eq(outcome, "valid"); eq_list(pending, {}); eq(form:next_due(), 1500, "a group submit flushes only its fields")
+  outcome, pending = form:submit("account")
+  eq(outcome, "pending"); eq_list(pending, { "username" }); eq(form:next_due(), 1000)
+  eq(form:submit_count(), 5, "group submits leave the counters alone")
+  local err = raises(form.submit, form, "nope")
+  eq(err.status, "FW_ERR_INVALID_ARGUMENT"); eq(err.call, "fw_form_submit")
+  form:free()
+end)
+
+test("a group submit lists only the group's pending fields (membership read from the exported spec)", function()
+  local form = formwell.Form()
+  form:add_field("a", { formwell.async_rule("ra", { debounce_ms = 0 }) }, { groups = { "one" } })
+  form:add_field("b", { formwell.async_rule("rb", { debounce_ms = 0 }) }, { groups = { "two" } })
+  form:add_field("c", { formwell.async_rule("rc", { debounce_ms = 0 }) })
+  form:add_to_group("c", "one")
+  form:set("a", "x"); form:set("b", "y"); form:set("c", "z")
+  eq_list(form:pending_fields(), { "a", "b", "c" })
+  local outcome, pending = form:submit("one")
+  eq(outcome, "pending"); eq_list(pending, { "a", "c" })
+  outcome, pending = form:submit("two")
+  eq(outcome, "pending"); eq_list(pending, { "b" })
+  form:free()
+  -- a form whose spec cannot be exported (a Lua function as a custom rule): the ids are nil for a
+  -- group, still known for the whole form
+  form = formwell.Form()
+  form:add_field("a", { formwell.custom(function() end), formwell.async_rule("ra", { debounce_ms = 0 }) }, { groups = { "one" } })
+  form:set("a", "x")
+  outcome, pending = form:submit("one")
+  eq(outcome, "pending"); eq(pending, nil)
+  outcome, pending = form:submit()
+  eq(outcome, "pending"); eq_list(pending, { "a" })
+  form:free()
+end)
+
+test("async rules from a spec and add_async_rule; two async rules on a field stay pending until both answer", function()
+  local form = formwell.from_spec([[{"formwell": 1, "fields": [{"id": "username", "rules": [
+    {"rule": "required"},
+    {"rule": "async", "name": "available", "message": "Taken", "hint": "Pick another"}]}]}]])
+  form:add_async_rule("username", "not_banned", { debounce_ms = 100, message = "Not allowed" })
+  form:set("username", "ada")
+  eq(form:next_due(), 100, "the spec's rule: 500 by default; add_async_rule's: 100")
+  local banned = form:next_request(100)
+  eq(request_text(banned), "2 username 1 ada not_banned 100")
+  local available = form:next_request(500)
+  eq(request_text(available), "1 username 1 ada available 500")
+  eq(form:resolve(available, "valid"), "applied")
+  eq(form:state("username").validity, "pending", "one check still out")
+  eq(form:resolve(banned, "invalid"), "applied")
+  local s = form:state("username")
+  eq(s.validity, "invalid"); eq(s.message, "Not allowed"); eq(s.failing_rule, 3)
+  local spec = form:export_spec()
+  assert(spec:find('"name" : "not_banned"', 1, true) and spec:find('"hint" : "Pick another"', 1, true), spec)
+  -- add_async_rule: default debounce, no hint, the library's checks
+  form:add_async_rule("username", "third")
+  assert(form:export_spec():find('"debounce_ms" : 500,\n%s*"name" : "third"'), form:export_spec())
+  assert(tostring(raises(form.add_async_rule, form, "username", "x", { hint = "h" })):find("takes no hint", 1, true))
+  assert(tostring(raises(form.add_async_rule, form, "username", "x", 5)):find("options must be a table", 1, true))
+  eq(raises(form.add_async_rule, form, "nope", "x").status, "FW_ERR_UNKNOWN_FIELD")
+  eq(raises(form.add_async_rule, form, "username", "").status, "FW_ERR_INVALID_ARGUMENT")
+  form:free()
+end)
+
+test("pending_fields shows what fields show: in on_blur it lags the live pending_count until a blur", function()
+  local form = formwell.Form({ mode = "on_blur" })
+  form:add_field("u", { formwell.required(), formwell.async_rule("avail", { debounce_ms = 0 }) })
+  form:focus("u"); form:set("u", "ada")
+  eq(form:state("u").validity, "empty"); eq(form:info().pending_count, 1); eq_list(form:pending_fields(), {})
+  form:blur("u")
+  eq(form:state("u").validity, "pending"); eq_list(form:pending_fields(), { "u" })
+  -- a shown copy reading pending takes the result when it arrives
+  form:resolve(form:next_request(0), "invalid", "Taken")
+  eq(shown(form, "u"), "inactive invalid error error [Taken]")
+  form:free()
+end)
+
+test("async events on a form with Lua validators: jit.off copies; submit surfaces a validator's error", function()
+  local armed = false
+  local form = formwell.Form()
+  form:add_field("code", { formwell.custom(function(v)
+    if armed then error("validator exploded") end
+    return v:sub(1, 1) == "+" or "Number must start with '+'"
+  end), formwell.async_rule("code_free", { debounce_ms = 10 }) })
+  local applied, stale = 0, 0
+  for i = 1, 300 do -- hot enough to be compiled
+    form:set("code", "+" .. i)
+    local r = form:next_request(i * 20)
+    if i % 3 == 0 then form:set("code", "+x" .. i) end
+    if form:resolve(r, i % 2 == 0 and "valid" or "invalid") == "stale" then stale = stale + 1 else applied = applied + 1 end
+    form:submit()
+  end
+  eq(applied, 200); eq(stale, 100); eq(form:stale_results(), 100)
+  armed = true
+  local err = raises(form.submit, form)
+  assert(type(err) == "string" and err:find("validator exploded", 1, true), tostring(err))
+  armed = false
+  eq(form:submit_count(), 300, "the failed submit changed nothing")
   form:free()
 end)
 

@@ -15,6 +15,15 @@
 -- dirty_fields, submit_count, submit_failed, announcement, valid_in, first_invalid_in and changed
 -- (form:changed_since(the revision before the step)).
 --
+-- Vectors 20-24's additions (asynchronous rules): `tick`; `now` on `type` / `set_value` (a tick
+-- first); `take` (form:next_request(now), compared with `expect_request` {field, value, rule}, or
+-- null: nothing handed out; the request's id is remembered under the label `as`); `resolve` by label
+-- or raw integer id, with `returns` applied | stale, or a step `error`; `submit` (optional group,
+-- `returns` valid | invalid | pending, and a pending submit's field ids compared with
+-- `pending_fields`, kept to the group's members when there is a group); validity "pending"; the form
+-- keys pending_fields (form:pending_fields(), and its length against info().pending_count, the
+-- library's live count), stale_results and next_due.
+--
 -- Usage: luajit bindings/lua/tests/conformance.lua Tests/Conformance/*.json
 -- Prints one line per mismatch and a summary; exits 1 on any failure, 2 on a usage error.
 
@@ -85,6 +94,7 @@ for _, entry in ipairs(OPTIONAL_FIELD_KEYS) do KNOWN_FIELD_KEYS[entry[1]] = true
 local KNOWN_FORM_KEYS = {
   fields = true, valid = true, first_invalid = true, dirty_fields = true, submit_count = true,
   submit_failed = true, announcement = true, valid_in = true, first_invalid_in = true, changed = true,
+  pending_fields = true, stale_results = true, next_due = true,
 }
 
 local function check_field(file, index, form, id, want)
@@ -141,18 +151,61 @@ local function whole_state(form)
   local info = form:info()
   add(form:is_valid()) add(form:first_invalid()) add(info.revision) add(info.submit_count)
   add(info.submit_failed) add(info.mode) add(info.error_mode) add(form:announcement())
+  add(info.pending_count) add(info.stale_results) add(info.now) add(form:next_due())
   return table.concat(parts, "\1")
 end
 
--- Runs the step's event; returns what validate returned (nil for other events), or the string
--- "unknown event".
-local function apply(form, step)
+-- The request a `take` handed out, compared with the vector's expect_request ({field, value, rule}
+-- or null); the id is remembered under the label `as`.
+local function take(context, form, step)
+  local file, index, labels = context.file, context.index, context.labels
+  local request = form:next_request(step.now)
+  local want = step.expect_request
+  if want == json.null then
+    check(file, index, "(form)", "take", "no request", request and ("request %d for %s"):format(request.id, request.field) or "no request")
+    return
+  end
+  if type(want) ~= "table" then
+    return failure(file, index, "(form)", "expect_request", "an object or null in the vector", show(want))
+  end
+  if request == nil then
+    return failure(file, index, "(form)", "take", ("a request for %s"):format(show(want.field)), "no request")
+  end
+  check(file, index, "(form)", "take field", want.field, request.field)
+  check(file, index, "(form)", "take value", want.value, request.value)
+  check(file, index, "(form)", "take rule", want.rule, request.rule)
+  check(file, index, "(form)", "take index", form:index(request.field), request.index)
+  if type(step.as) == "string" then labels[step.as] = request.id end
+end
+
+-- resolve: `request` is a take's label or a raw integer id.
+local function resolve(context, form, step)
+  local id = step.request
+  if type(id) == "string" then
+    id = context.labels[id]
+    if id == nil then error("no take labelled " .. show(step.request) .. " before this step", 0) end
+  elseif type(id) ~= "number" then
+    error("resolve needs a request label or id, not " .. show(step.request), 0)
+  end
+  local message = step.message
+  if message == json.null then message = nil end
+  return form:resolve(id, step.verdict, message)
+end
+
+-- Runs the step's event; returns what validate / submit / resolve returned (nil for other events),
+-- or the string "unknown event". A submit returns its outcome and its pending ids.
+local function apply(form, step, context)
   local event, field, value, group = step.event, step.field, step.value, step.group
   if group == json.null then group = nil end
+  if (event == "type" or event == "set_value") and step.now ~= nil then form:tick(step.now) end
   if event == "focus" then form:focus(field)
   elseif event == "blur" then form:blur(field)
   elseif event == "touch" then form:touch(field)
   elseif event == "type" or event == "set_value" then form:set(field, value)
+  elseif event == "tick" then form:tick(step.now)
+  elseif event == "take" then take(context, form, step)
+  elseif event == "resolve" then return resolve(context, form, step)
+  elseif event == "submit" then return form:submit(group)
   elseif event == "touch_all" then form:touch_all(group)
   elseif event == "reset" then form:reset(step.values)
   elseif event == "validate" then return form:validate(group)
@@ -164,7 +217,20 @@ local function apply(form, step)
   end
 end
 
-local function run_step(file, index, form, step)
+-- The vector's spec fields that belong to group (a set of ids), to keep a group submit's expected
+-- pending ids to the group.
+local function members(spec, group)
+  local set = {}
+  for _, field in ipairs(spec.fields or {}) do
+    for _, name in ipairs(type(field.groups) == "table" and field.groups or {}) do
+      if name == group then set[field.id] = true end
+    end
+  end
+  return set
+end
+
+local function run_step(file, index, form, step, context)
+  context.file, context.index = file, index
   local revision = form:revision()
   if step.error ~= nil then
     -- the event must fail with that status and leave the form exactly as it was
@@ -172,7 +238,7 @@ local function run_step(file, index, form, step)
       return failure(file, index, "(form)", "error", "a status name in the vector", show(step.error))
     end
     local before = whole_state(form)
-    local ok, err = pcall(apply, form, step)
+    local ok, err = pcall(apply, form, step, context)
     local want = "FW_ERR_" .. step.error:upper()
     if ok then
       check(file, index, step.field or "(form)", step.event .. " fails", want,
@@ -185,7 +251,7 @@ local function run_step(file, index, form, step)
     check(file, index, "(form)", "state after the failing " .. step.event, "unchanged",
       whole_state(form) == before and "unchanged" or "changed")
   else
-    local returned = apply(form, step)
+    local returned, pending = apply(form, step, context)
     if returned == "unknown event" then
       return failure(file, index, "-", "event", "a known event", show(step.event))
     end
@@ -194,6 +260,24 @@ local function run_step(file, index, form, step)
         failure(file, index, "(form)", "returns", "a boolean in the vector", "missing or not a boolean")
       else
         check(file, index, "(form)", "validate returns", step.returns, returned)
+      end
+    elseif step.event == "resolve" or step.event == "submit" then
+      if type(step.returns) ~= "string" then
+        failure(file, index, "(form)", "returns", "a string in the vector", "missing or not a string")
+      else
+        check(file, index, "(form)", step.event .. " returns", step.returns, returned)
+      end
+      if step.event == "submit" and type(step.expect) == "table" and type(step.expect.pending_fields) == "table" then
+        -- the submit's pending ids: when it answers pending, the vector's pending fields that take
+        -- part (the whole form, or the group's members in the vector's spec); else none
+        local group, want = step.group ~= json.null and step.group or nil, {}
+        local set = group and members(context.spec, group)
+        if returned == "pending" then
+          for _, id in ipairs(step.expect.pending_fields) do
+            if set == nil or set[id] then want[#want + 1] = id end
+          end
+        end
+        check_list(file, index, "(form)", "submit's pending ids", want, pending)
       end
     end
   end
@@ -255,6 +339,18 @@ local function run_step(file, index, form, step)
   end
   if expect.changed ~= nil then
     check_list(file, index, "(form)", "changed", expect.changed, form:changed_since(revision))
+  end
+  if expect.pending_fields ~= nil then
+    check_list(file, index, "(form)", "pending_fields", expect.pending_fields, form:pending_fields())
+    if type(expect.pending_fields) == "table" then
+      check(file, index, "(form)", "pending_count", #expect.pending_fields, form:info().pending_count)
+    end
+  end
+  if expect.stale_results ~= nil then
+    check(file, index, "(form)", "stale_results", expect.stale_results, form:stale_results())
+  end
+  if expect.next_due ~= nil then
+    check(file, index, "(form)", "next_due", expect.next_due ~= json.null and expect.next_due or nil, form:next_due())
   end
 end
 
@@ -322,9 +418,10 @@ local function run_vector(file)
   local span = spans[vector.spec]
   local spec_text = text:sub(span[1], span[2])
   local form = formwell.from_spec(spec_text, { validators = { starts_with_plus = starts_with_plus } })
+  local context = { labels = {}, spec = vector.spec } -- take labels -> request ids
   for index, step in ipairs(vector.steps) do
     steps = steps + 1
-    local ran, err = pcall(run_step, file, index - 1, form, step)
+    local ran, err = pcall(run_step, file, index - 1, form, step, context)
     if not ran then failure(file, index - 1, step.field or "(form)", step.event or "step", "no error", tostring(err)) end
   end
   if type(vector.records) == "table" then
