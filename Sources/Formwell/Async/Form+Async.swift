@@ -129,7 +129,7 @@ extension Form {
                     apply(verdict, field: position, rule: rule)
                     return .applied
                 case .scheduled(let current, _) where current == id:
-                    throw .invalidArgument("asynchronous request \(id) has not been handed out yet (take it with nextRequest first)")
+                    throw .invalidArgument("asynchronous request \(id) is scheduled and has not been handed out yet")
                 default: continue
                 }
             }
