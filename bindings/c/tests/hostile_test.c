@@ -1,7 +1,9 @@
 #define _POSIX_C_SOURCE 200112L
 /* A hostile client: every kind of abuse the C boundary must survive in one process — bad handles for
    every function, NULL and malformed strings, out-of-range numbers, catastrophic patterns, callbacks
-   that misbehave or re-enter — ending with a check that forms made before the abuse are intact. */
+   that misbehave or re-enter, asynchronous requests resolved with garbage, after a free, from a
+   validator, from other threads, or never — ending with a check that forms made before the abuse are
+   intact. */
 #include <pthread.h>
 #include <stdint.h>
 #include <time.h>
@@ -196,6 +198,30 @@ static void every_function(fw_form *form, fw_status expected) {
         strcpy(buf, "stale");
         CASE(fw_form_announcement(form, buf, sizeof buf, &n), expected);
         CHECK_STR(buf, "");
+    }
+    /* Asynchronous rules (valid arguments otherwise). */
+    {
+        fw_request request;
+        char texts[64];
+        uint64_t due = 7;
+        int32_t outcome = 7;
+        bool stale = true;
+        memset(&request, 0x5A, sizeof request);
+        request.size = sizeof request;
+        CASE(fw_field_add_async_rule(form, "f", "check", 500, NULL), expected);
+        CASE(fw_form_tick(form, 1000), expected);
+        flag = true;
+        CASE(fw_form_next_request(form, 2000, &request, texts, sizeof texts, &flag), expected);
+        CHECK(!flag && all_bytes_equal((const char *)&request + sizeof(size_t), sizeof request - sizeof(size_t), 0x5A));
+        CASE(fw_form_next_request(form, 2000, &request, NULL, 0, &flag), expected);
+        CASE(fw_form_resolve(form, 1, FW_ASYNC_VALID, NULL, &stale), expected);
+        CASE(fw_form_resolve(form, 1, FW_ASYNC_INVALID, "taken", NULL), expected);
+        CASE(fw_form_resolve(form, 0, FW_ASYNC_ERROR, NULL, NULL), expected);
+        CASE(fw_form_submit(form, NULL, &outcome), expected);
+        CASE(fw_form_submit(form, "g", &outcome), expected);
+        CHECK(outcome == 7);
+        CASE(fw_form_next_due_time(form, &due, &flag), expected);
+        CHECK(due == 7);
     }
     CASE(fw_field_value(form, "f", buf, sizeof buf, &n), expected);
     CHECK_STR(buf, ""); /* failed string calls leave "" in the buffer, never stale text */
@@ -536,10 +562,17 @@ static char *fingerprint(fw_form *form) {
         info.size = sizeof info;
         fw_status status = fw_form_get_info(form, &info);
         fw_status said = fw_form_announcement(form, announcement, sizeof announcement, &announcement_length);
+        uint64_t due = 0;
+        bool scheduled = false;
+        fw_status timed = fw_form_next_due_time(form, &due, &scheduled);
         used += (size_t)snprintf(out + used, size - used, "info %d: %zu %zu %llu %d %d %d %d %d; announcement %d %zu\n",
                                  (int)status, info.field_count, info.dirty_count, (unsigned long long)info.revision,
                                  (int)info.submit_count, (int)info.submit_failed, (int)info.dirty, (int)info.mode,
                                  (int)info.error_mode, (int)said, announcement_length);
+        /* Asynchronous rules: pending fields, stale results, the clock and the next due time. */
+        used += (size_t)snprintf(out + used, size - used, "async: %zu %zu %llu; next due %d %d %llu\n",
+                                 info.pending_count, info.stale_results, (unsigned long long)info.now_ms, (int)timed,
+                                 (int)scheduled, (unsigned long long)due);
     }
     for (i = 0; i < count; i++) {
         fw_snapshot snap;
@@ -1436,6 +1469,397 @@ static void reentrant_new_functions(void) {
     CHECK_OK(fw_form_free(other));
 }
 
+/* ---- asynchronous rules: garbage, NULLs, closed ids, bad sizes; the form unchanged by every refusal ---- */
+
+/* `target` has fields "x" (value "kept") and "huge"; adds "nick" with an async rule. */
+static void async_functions(fw_form *target) {
+    static const struct { const char *bytes; int64_t offset; } bad[] = {
+        {"\x80", 0}, {"ok\xC0\xAF", 2}, {"\xED\xA0\x80", 0}, {"abc\xF4\x90\x80\x80", 3},
+        {"\xE2\x82", 0}, {"x\xFE", 1}, {"caf\xC3", 3},
+    };
+    static const size_t bad_sizes[] = {0, 1, 7, 8, sizeof(fw_request) - 8, sizeof(fw_request) - 1,
+                                       sizeof(fw_request) + 1, sizeof(fw_request) + 4, SIZE_MAX};
+    static const int32_t bad_verdicts[] = {-1, 3, 100, INT32_MIN, INT32_MAX};
+    static const uint64_t unknown_ids[] = {0, 999, (uint64_t)INT64_MAX + 1, UINT64_MAX};
+    union {
+        fw_request request;
+        unsigned char bytes[sizeof(fw_request) + 16];
+    } memory;
+    fw_request *request = &memory.request;
+    char texts[128];
+    uint64_t due = 0, scheduled_id = 0;
+    int32_t outcome = 7;
+    bool found = false, stale = false, flag = false;
+    size_t k;
+
+    CHECK_OK(fw_form_add_field(target, "nick", NULL, NULL));
+    CHECK_OK(fw_field_add_min_length(target, "nick", 2, NULL));
+    CHECK_OK(fw_field_add_async_rule(target, "nick", "nick_free", 100, NULL));
+    CHECK_OK(fw_form_tick(target, 5000));
+
+    /* NULL arguments. */
+    HCASE(target, fw_field_add_async_rule(target, NULL, "n", 0, NULL), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_field_add_async_rule(target, "nick", NULL, 0, NULL), FW_ERR_NULL_ARGUMENT);
+    memset(&memory, 0x5A, sizeof memory);
+    request->size = sizeof *request;
+    HCASE(target, fw_form_next_request(target, 5000, NULL, texts, sizeof texts, &found), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_next_request(target, 5000, request, texts, sizeof texts, NULL), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_next_request(target, 5000, request, NULL, 1, &found), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_next_request(target, 5000, request, NULL, SIZE_MAX, &found), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_submit(target, NULL, NULL), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_next_due_time(target, NULL, &flag), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_next_due_time(target, &due, NULL), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_next_due_time(NULL, &due, &flag), FW_ERR_INVALID_HANDLE);
+
+    /* Garbage strings, names and fields. */
+    for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        HCASE_AT(target, fw_field_add_async_rule(target, bad[k].bytes, "n", 0, NULL), FW_ERR_INVALID_UTF8, bad[k].offset);
+        HCASE_AT(target, fw_field_add_async_rule(target, "nick", bad[k].bytes, 0, NULL), FW_ERR_INVALID_UTF8, bad[k].offset);
+        HCASE_AT(target, fw_field_add_async_rule(target, "nick", "n", 0, bad[k].bytes), FW_ERR_INVALID_UTF8, bad[k].offset);
+        HCASE_AT(target, fw_form_submit(target, bad[k].bytes, &outcome), FW_ERR_INVALID_UTF8, bad[k].offset);
+    }
+    HCASE(target, fw_field_add_async_rule(target, "nick", "", 0, NULL), FW_ERR_INVALID_ARGUMENT);
+    HCASE(target, fw_field_add_async_rule(target, "nobody", "n", 0, NULL), FW_ERR_UNKNOWN_FIELD);
+    HCASE(target, fw_form_submit(target, "no such group", &outcome), FW_ERR_INVALID_ARGUMENT);
+    HCASE(target, fw_form_submit(target, "", &outcome), FW_ERR_INVALID_ARGUMENT);
+    CHECK(outcome == 7);
+
+    /* Bad fw_request sizes and alignment: refused before anything is handed out or ticked. */
+    CHECK_OK(fw_field_set_value(target, "nick", "zed"));  /* request due at 5100 */
+    for (k = 0; k < sizeof bad_sizes / sizeof bad_sizes[0]; k++) {
+        memset(&memory, 0x5A, sizeof memory);
+        request->size = bad_sizes[k];
+        HCASE(target, fw_form_next_request(target, 9000, request, texts, sizeof texts, &found), FW_ERR_INVALID_ARGUMENT);
+        CHECK(all_bytes_equal(memory.bytes + sizeof(size_t), sizeof memory - sizeof(size_t), 0x5A));
+    }
+    memset(&memory, 0x5A, sizeof memory);
+    *(size_t *)(void *)(memory.bytes + 8) = sizeof(fw_request);
+    HCASE(target, fw_form_next_request(target, 9000, (fw_request *)(void *)(memory.bytes + 4), texts, sizeof texts, &found),
+          FW_ERR_INVALID_ARGUMENT);
+
+    /* Too small a buffer: nothing handed out, the clock not moved (the fingerprint has both). */
+    memset(&memory, 0x5A, sizeof memory);
+    request->size = sizeof *request;
+    HCASE(target, fw_form_next_request(target, 9000, request, texts, 5, &found), FW_ERR_BUFFER_TOO_SMALL);
+    CHECK(found && request->text_size == sizeof "nick" + sizeof "zed" + sizeof "nick_free");
+    CHECK(request->field_id == NULL && request->value == NULL && request->rule == NULL);
+    scheduled_id = request->id;
+    /* A later version's size: its own members untouched. */
+    memset(&memory, 0x5A, sizeof memory);
+    request->size = sizeof *request + 8;
+    HCASE(target, fw_form_next_request(target, 9000, request, NULL, 0, &found), FW_ERR_BUFFER_TOO_SMALL);
+    CHECK(all_bytes_equal(memory.bytes + sizeof(fw_request), 8, 0x5A) && request->size == sizeof(fw_request) + 8);
+
+    /* Resolving garbage: unknown ids, bad verdicts, a request not handed out, a bad message. */
+    for (k = 0; k < sizeof unknown_ids / sizeof unknown_ids[0]; k++) {
+        HCASE(target, fw_form_resolve(target, unknown_ids[k], FW_ASYNC_VALID, NULL, &stale), FW_ERR_UNKNOWN_REQUEST);
+        HCASE(target, fw_form_resolve(target, unknown_ids[k], FW_ASYNC_INVALID, "m", NULL), FW_ERR_UNKNOWN_REQUEST);
+    }
+    for (k = 0; k < sizeof bad_verdicts / sizeof bad_verdicts[0]; k++) {
+        HCASE(target, fw_form_resolve(target, scheduled_id, bad_verdicts[k], NULL, &stale), FW_ERR_INVALID_ARGUMENT);
+    }
+    HCASE(target, fw_form_resolve(target, scheduled_id, FW_ASYNC_VALID, NULL, &stale), FW_ERR_INVALID_ARGUMENT);
+    for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        HCASE_AT(target, fw_form_resolve(target, scheduled_id, FW_ASYNC_INVALID, bad[k].bytes, NULL), FW_ERR_INVALID_UTF8,
+                 bad[k].offset);
+        HCASE_AT(target, fw_form_resolve(target, scheduled_id, FW_ASYNC_ERROR, bad[k].bytes, NULL), FW_ERR_INVALID_UTF8,
+                 bad[k].offset);
+    }
+
+    /* Taken, then resolved with garbage first; then for real; then closed. */
+    memset(&memory, 0x5A, sizeof memory);
+    request->size = sizeof *request;
+    CHECK_OK(fw_form_next_request(target, 9000, request, texts, sizeof texts, &found));
+    CHECK(found && request->id == scheduled_id);
+    CHECK_STR(request->value, "zed");
+    for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        HCASE(target, fw_form_resolve(target, scheduled_id, FW_ASYNC_INVALID, bad[k].bytes, NULL), FW_ERR_INVALID_UTF8);
+    }
+    /* With a valid verdict the message is not read, garbage or not. */
+    CASE(fw_form_resolve(target, scheduled_id, FW_ASYNC_VALID, "\xFF", &stale), FW_OK);
+    CHECK(!stale);
+    HCASE(target, fw_form_resolve(target, scheduled_id, FW_ASYNC_VALID, NULL, &stale), FW_ERR_REQUEST_CLOSED);
+    HCASE(target, fw_form_resolve(target, scheduled_id, FW_ASYNC_INVALID, "late", &stale), FW_ERR_REQUEST_CLOSED);
+    CHECK_OK(fw_form_remove_field(target, "nick"));
+}
+
+/* ---- resolving after fw_form_free ---- */
+
+static void resolve_after_free(void) {
+    fw_form *form = NULL, *next = NULL;
+    fw_request request;
+    char texts[128];
+    bool found = false, stale = true;
+    int32_t outcome = 7;
+    uint64_t due = 7;
+    CHECK_OK(fw_form_create(&form));
+    CHECK_OK(fw_form_add_field(form, "user", NULL, NULL));
+    CHECK_OK(fw_field_add_async_rule(form, "user", "available", 0, NULL));
+    CHECK_OK(fw_field_set_value(form, "user", "ada"));
+    memset(&request, 0, sizeof request);
+    request.size = sizeof request;
+    CHECK_OK(fw_form_next_request(form, 0, &request, texts, sizeof texts, &found));
+    CHECK(found && request.id == 1);
+    CHECK_OK(fw_field_set_value(form, "user", "adam")); /* request 2, scheduled */
+    CHECK_OK(fw_form_free(form));
+    CASE(fw_form_resolve(form, 1, FW_ASYNC_VALID, NULL, &stale), FW_ERR_INVALID_HANDLE);
+    CASE(fw_form_resolve(form, 2, FW_ASYNC_INVALID, "late", NULL), FW_ERR_INVALID_HANDLE);
+    CASE(fw_form_next_request(form, 10, &request, texts, sizeof texts, &found), FW_ERR_INVALID_HANDLE);
+    CHECK(!found);
+    CASE(fw_form_submit(form, NULL, &outcome), FW_ERR_INVALID_HANDLE);
+    CASE(fw_form_next_due_time(form, &due, &found), FW_ERR_INVALID_HANDLE);
+    CASE(fw_form_tick(form, 10), FW_ERR_INVALID_HANDLE);
+    /* A new form in the freed slot: the old handle's ids never reach it. */
+    CHECK_OK(fw_form_create(&next));
+    CHECK_OK(fw_form_add_field(next, "user", NULL, NULL));
+    CHECK_OK(fw_field_add_async_rule(next, "user", "available", 0, NULL));
+    CHECK_OK(fw_field_set_value(next, "user", "grace"));
+    CHECK_OK(fw_form_next_request(next, 0, &request, texts, sizeof texts, &found));
+    CHECK(found && request.id == 1);
+    CASE(fw_form_resolve(form, 1, FW_ASYNC_INVALID, "from the old handle", NULL), FW_ERR_INVALID_HANDLE);
+    CHECK_OK(fw_form_resolve(next, 1, FW_ASYNC_VALID, NULL, &stale));
+    CHECK(!stale);
+    CHECK_OK(fw_form_free(next));
+}
+
+/* ---- the asynchronous functions from inside a custom validator of the same form ---- */
+
+typedef struct {
+    fw_form *form;
+    uint64_t id;       /* a request of the form, handed out before */
+    fw_status resolve, next, tick, submit, due, add, other_resolve;
+    fw_form *other;
+    uint64_t other_id;
+} reentry_async;
+
+static int32_t reentering_async(void *context, const char *value, size_t length, const char **out_message) {
+    reentry_async *ctx = (reentry_async *)context;
+    fw_request request;
+    char texts[64];
+    bool found = false, stale = false;
+    int32_t outcome;
+    uint64_t due;
+    (void)value; (void)length; (void)out_message;
+    if (strcmp(value, "go") != 0) return FW_VERDICT_VALID;
+    memset(&request, 0, sizeof request);
+    request.size = sizeof request;
+    ctx->resolve = fw_form_resolve(ctx->form, ctx->id, FW_ASYNC_VALID, NULL, &stale);
+    ctx->next = fw_form_next_request(ctx->form, 100, &request, texts, sizeof texts, &found);
+    ctx->tick = fw_form_tick(ctx->form, 100);
+    ctx->submit = fw_form_submit(ctx->form, NULL, &outcome);
+    ctx->due = fw_form_next_due_time(ctx->form, &due, &found);
+    ctx->add = fw_field_add_async_rule(ctx->form, "v", "more", 0, NULL);
+    /* Another form, idle: a validator may resolve its requests. */
+    ctx->other_resolve = fw_form_resolve(ctx->other, ctx->other_id, FW_ASYNC_VALID, NULL, &stale);
+    return FW_VERDICT_VALID;
+}
+
+static void reentrant_async(void) {
+    fw_form *form = NULL, *other = NULL;
+    reentry_async ctx;
+    fw_request request;
+    char texts[64];
+    bool found = false;
+    fw_validity validity;
+    memset(&ctx, 0, sizeof ctx);
+    CHECK_OK(fw_form_create(&form));
+    CHECK_OK(fw_form_create(&other));
+    CHECK_OK(fw_form_add_field(other, "o", NULL, NULL));
+    CHECK_OK(fw_field_add_async_rule(other, "o", "check", 0, NULL));
+    CHECK_OK(fw_field_set_value(other, "o", "value"));
+    memset(&request, 0, sizeof request);
+    request.size = sizeof request;
+    CHECK_OK(fw_form_next_request(other, 0, &request, texts, sizeof texts, &found));
+    ctx.other = other;
+    ctx.other_id = request.id;
+    ctx.form = form;
+    CHECK_OK(fw_form_add_field(form, "a", NULL, NULL));
+    CHECK_OK(fw_field_add_async_rule(form, "a", "check", 0, NULL));
+    CHECK_OK(fw_field_set_value(form, "a", "pending"));
+    CHECK_OK(fw_form_next_request(form, 0, &request, texts, sizeof texts, &found));
+    CHECK(found);
+    ctx.id = request.id;
+    CHECK_OK(fw_form_add_field(form, "v", NULL, NULL));
+    CHECK_OK(fw_field_add_custom(form, "v", reentering_async, &ctx, NULL, NULL));
+    ctx.resolve = ctx.next = ctx.tick = ctx.submit = ctx.due = ctx.add = ctx.other_resolve = FW_ERR_INTERNAL;
+    CASE(fw_field_set_value(form, "v", "go"), FW_OK);
+    CHECK(ctx.resolve == FW_ERR_BUSY && ctx.next == FW_ERR_BUSY && ctx.tick == FW_ERR_BUSY);
+    CHECK(ctx.submit == FW_ERR_BUSY && ctx.due == FW_ERR_BUSY && ctx.add == FW_ERR_BUSY);
+    CHECK(ctx.other_resolve == FW_OK);
+    /* The refused resolve left the request open: it resolves now. */
+    CHECK_OK(fw_field_validity(form, "a", &validity));
+    CHECK(validity == FW_VALIDITY_PENDING);
+    CASE(fw_form_resolve(form, ctx.id, FW_ASYNC_VALID, NULL, NULL), FW_OK);
+    CHECK_OK(fw_field_validity(form, "a", &validity));
+    CHECK(validity == FW_VALIDITY_VALID);
+    CHECK_OK(fw_field_validity(other, "o", &validity));
+    CHECK(validity == FW_VALIDITY_VALID);
+    CHECK_OK(fw_form_free(form));
+    CHECK_OK(fw_form_free(other));
+}
+
+/* ---- a host that never resolves: the form stays usable ---- */
+
+static void never_resolved(void) {
+    fw_form *form = NULL;
+    fw_request request;
+    char texts[128], value[32];
+    bool found = false, valid = true, stale = false;
+    int32_t outcome = -1;
+    fw_validity validity;
+    uint64_t first = 0, i;
+    fw_form_info info;
+    CHECK_OK(fw_form_create(&form));
+    CHECK_OK(fw_form_add_field(form, "user", NULL, NULL));
+    CHECK_OK(fw_field_add_required(form, "user", NULL));
+    CHECK_OK(fw_field_add_async_rule(form, "user", "available", 0, NULL));
+    CHECK_OK(fw_form_add_field(form, "email", NULL, NULL));
+    CHECK_OK(fw_field_add_email(form, "email", NULL));
+    /* 2,000 values, each request taken and never answered. */
+    for (i = 0; i < 2000; i++) {
+        snprintf(value, sizeof value, "user%llu", (unsigned long long)i);
+        CHECK_OK(fw_field_set_value(form, "user", value));
+        memset(&request, 0, sizeof request);
+        request.size = sizeof request;
+        CHECK_OK(fw_form_next_request(form, i, &request, texts, sizeof texts, &found));
+        CHECK(found && request.id == i + 1);
+        if (i == 0) first = request.id;
+    }
+    /* Everything else still works. */
+    CHECK_OK(fw_field_set_value(form, "email", "ada@example.com"));
+    CHECK_OK(fw_field_validity(form, "email", &validity));
+    CHECK(validity == FW_VALIDITY_VALID);
+    CHECK_OK(fw_field_validity(form, "user", &validity));
+    CHECK(validity == FW_VALIDITY_PENDING);
+    CHECK_OK(fw_form_validate(form, &valid));
+    CHECK(!valid);
+    CHECK_OK(fw_form_submit(form, NULL, &outcome));
+    CHECK(outcome == FW_SUBMIT_PENDING);
+    /* Only the last 1,024 stale ids are remembered: older ones are closed, recent ones stale. */
+    CASE(fw_form_resolve(form, first, FW_ASYNC_VALID, NULL, &stale), FW_ERR_REQUEST_CLOSED);
+    CASE(fw_form_resolve(form, 1990, FW_ASYNC_VALID, NULL, &stale), FW_OK);
+    CHECK(stale);
+    CASE(fw_form_resolve(form, 1990, FW_ASYNC_VALID, NULL, &stale), FW_ERR_REQUEST_CLOSED);
+    /* Reset cancels the last one; the form goes on. */
+    CHECK_OK(fw_form_reset(form));
+    memset(&info, 0, sizeof info);
+    info.size = sizeof info;
+    CHECK_OK(fw_form_get_info(form, &info));
+    CHECK(info.pending_count == 0 && info.stale_results == 1 && info.now_ms == 1999);
+    CHECK_OK(fw_field_set_value(form, "user", "grace"));
+    CHECK_OK(fw_form_next_request(form, 2000, &request, texts, sizeof texts, &found));
+    CHECK(found && request.id == 2001);
+    CHECK_OK(fw_form_resolve(form, 2000, FW_ASYNC_VALID, NULL, &stale)); /* cancelled by the reset */
+    CHECK(stale);
+    /* Freed with a request still out. */
+    CHECK_OK(fw_form_free(form));
+}
+
+/* ---- resolving from several threads while another types ---- */
+
+typedef struct {
+    fw_form *form;
+    pthread_mutex_t *lock;
+    uint64_t *ids;          /* handed-out ids, shared with the typing thread */
+    size_t *count;
+    volatile int *done;
+    long applied, stale, closed, other;
+} resolver_job;
+
+static void *resolve_loop(void *argument) {
+    resolver_job *job = (resolver_job *)argument;
+    for (;;) {
+        uint64_t id = 0;
+        int finished;
+        bool stale = false;
+        fw_status status;
+        pthread_mutex_lock(job->lock);
+        finished = *job->done;
+        if (*job->count > 0) id = job->ids[--*job->count];
+        pthread_mutex_unlock(job->lock);
+        if (id == 0) {
+            struct timespec pause = {0, 20 * 1000};
+            if (finished) break;
+            nanosleep(&pause, NULL);
+            continue;
+        }
+        status = fw_form_resolve(job->form, id, id % 3 == 0 ? FW_ASYNC_INVALID : FW_ASYNC_VALID, "taken", &stale);
+        if (status == FW_OK && stale) job->stale++;
+        else if (status == FW_OK) job->applied++;
+        else if (status == FW_ERR_REQUEST_CLOSED) job->closed++;
+        else job->other++;
+    }
+    return NULL;
+}
+
+static void threaded_resolves(void) {
+    fw_form *form = NULL;
+    pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    uint64_t ids[256];
+    size_t count = 0, handed = 0;
+    volatile int done = 0;
+    resolver_job jobs[3];
+    pthread_t threads[3];
+    fw_form_info info;
+    long applied = 0, stale = 0;
+    int i, t;
+    CHECK_OK(fw_form_create(&form));
+    CHECK_OK(fw_form_add_field(form, "user", NULL, NULL));
+    CHECK_OK(fw_field_add_async_rule(form, "user", "available", 0, NULL));
+    for (t = 0; t < 3; t++) {
+        memset(&jobs[t], 0, sizeof jobs[t]);
+        jobs[t].form = form;
+        jobs[t].lock = &lock;
+        jobs[t].ids = ids;
+        jobs[t].count = &count;
+        jobs[t].done = &done;
+        CHECK(pthread_create(&threads[t], NULL, resolve_loop, &jobs[t]) == 0);
+    }
+    /* This thread types and hands requests to the resolvers. */
+    for (i = 0; i < 3000; i++) {
+        char value[32], texts[128];
+        fw_request request;
+        bool found = false;
+        snprintf(value, sizeof value, "name%d", i % 7 == 0 ? 0 : i);
+        CHECK_OK(fw_field_set_value(form, "user", value));
+        memset(&request, 0, sizeof request);
+        request.size = sizeof request;
+        CHECK_OK(fw_form_next_request(form, (uint64_t)i, &request, texts, sizeof texts, &found));
+        if (found) {
+            handed++;
+            /* At most 256 waiting (far below the 1,024 stale ids a form remembers), also when the
+               resolvers are slow to run (valgrind runs one thread at a time). */
+            for (;;) {
+                struct timespec pause = {0, 20 * 1000};
+                bool queued = false;
+                pthread_mutex_lock(&lock);
+                if (count < 256) {
+                    ids[count++] = request.id;
+                    queued = true;
+                }
+                pthread_mutex_unlock(&lock);
+                if (queued) break;
+                nanosleep(&pause, NULL);
+            }
+        }
+    }
+    pthread_mutex_lock(&lock);
+    done = 1;
+    pthread_mutex_unlock(&lock);
+    for (t = 0; t < 3; t++) CHECK(pthread_join(threads[t], NULL) == 0);
+    for (t = 0; t < 3; t++) {
+        CHECK(jobs[t].other == 0 && jobs[t].closed == 0); /* every id handed out once, resolved once */
+        applied += jobs[t].applied;
+        stale += jobs[t].stale;
+    }
+    CHECK((size_t)(applied + stale) == handed);
+    memset(&info, 0, sizeof info);
+    info.size = sizeof info;
+    CHECK_OK(fw_form_get_info(form, &info));
+    CHECK(info.stale_results == (size_t)stale && info.pending_count <= 1);
+    CHECK_OK(fw_form_free(form));
+}
+
 /* ---- freeing a form while other threads read it, then reusing its slot ---- */
 
 typedef struct {
@@ -1644,10 +2068,15 @@ int main(void) {
     batch_functions(target);
     arrow_functions(target);
     issue11_functions(target);
+    async_functions(target);
     catastrophic_patterns();
     misbehaving_callbacks();
     reentrant_new_functions();
     reentrant_batch();
+    reentrant_async();
+    resolve_after_free();
+    never_resolved();
+    threaded_resolves();
     crossing_validators();
     nested_validators();
     free_while_reading();
