@@ -117,9 +117,11 @@ uninstall:
 test-swift: setup
 	$(SWIFT) test
 
-test-c: lib $(addprefix $(CBUILD)/,$(C_TESTS)) $(CBUILD)/conformance_runner
+# After the tests, the asynchronous-rule example (a worker thread answering late; it checks its own ending).
+test-c: lib $(addprefix $(CBUILD)/,$(C_TESTS)) $(CBUILD)/conformance_runner $(CBUILD)/username_async
 	@for t in $(C_TESTS); do $(CBUILD)/$$t || exit 1; done
 	$(CBUILD)/conformance_runner Tests/Conformance/*.json
+	$(CBUILD)/username_async
 
 # The C tests built with AddressSanitizer and UBSan (the library itself is not instrumented).
 test-c-asan: lib $(addprefix $(CBUILD)/asan/,$(C_TESTS))
