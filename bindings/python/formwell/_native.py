@@ -65,6 +65,8 @@ FW_ERR_INTERNAL = 9
 FW_ERR_BUFFER_TOO_SMALL = 10
 FW_ERR_BUSY = 11
 FW_ERR_INVALID_SPEC = 12
+FW_ERR_UNKNOWN_REQUEST = 13
+FW_ERR_REQUEST_CLOSED = 14
 
 FW_VERDICT_VALID = 0
 FW_VERDICT_INVALID = 1
@@ -78,6 +80,23 @@ FW_RULE_MAX_LENGTH = 4
 FW_RULE_REGEX = 5
 FW_RULE_MATCHES = 6
 FW_RULE_CUSTOM = 7
+FW_RULE_ASYNC = 8
+
+#: ``fw_validity`` (FW_VALIDITY_PENDING: an asynchronous check has not answered yet).
+FW_VALIDITY_EMPTY = 0
+FW_VALIDITY_VALID = 1
+FW_VALIDITY_INVALID = 2
+FW_VALIDITY_PENDING = 3
+
+#: ``fw_async_verdict``: what the host found (fw_form_resolve).
+FW_ASYNC_VALID = 0
+FW_ASYNC_INVALID = 1
+FW_ASYNC_ERROR = 2
+
+#: ``fw_submit_outcome`` (fw_form_submit).
+FW_SUBMIT_VALID = 0
+FW_SUBMIT_INVALID = 1
+FW_SUBMIT_PENDING = 2
 
 #: ``fw_mode``: a validation mode (FW_MODE_FORM only as a field's "follow the form's mode").
 FW_MODE_FORM = -1
@@ -174,7 +193,8 @@ class fw_snapshot(Structure):
 
 class fw_form_info(Structure):
     """``struct fw_form_info``: the form-level state (``fw_form_get_info``); set ``size`` to
-    ``ctypes.sizeof(fw_form_info)``."""
+    ``ctypes.sizeof(fw_form_info)``. Version 2 (issue 12) appends ``pending_count``,
+    ``stale_results`` and ``now_ms``."""
 
     _fields_ = [
         ("size", c_size_t),
@@ -186,6 +206,31 @@ class fw_form_info(Structure):
         ("dirty", c_bool),
         ("mode", c_int32),
         ("error_mode", c_int32),
+        # version 2
+        ("pending_count", c_size_t),
+        ("stale_results", c_size_t),
+        ("now_ms", c_uint64),
+    ]
+
+
+class fw_request(Structure):
+    """``struct fw_request``: one asynchronous check handed out by ``fw_form_next_request``. Set
+    ``size`` to ``ctypes.sizeof(fw_request)``. The three texts (field id, value, rule name, each
+    NUL-terminated) are copied into the caller's buffer; the pointers (``c_void_p``: read as
+    addresses) point into it."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("id", c_uint64),
+        ("due", c_uint64),
+        ("field_index", c_size_t),
+        ("field_id_length", c_size_t),
+        ("value_length", c_size_t),
+        ("rule_length", c_size_t),
+        ("text_size", c_size_t),
+        ("field_id", c_void_p),
+        ("value", c_void_p),
+        ("rule", c_void_p),
     ]
 
 
@@ -428,6 +473,13 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
         fw_status,
         [FormHandle, POINTER(ArrowSchema), POINTER(ArrowArray), c_size_t, c_size_t, _buf, c_size_t, _out_len],
     ),
+    # issue 12: asynchronous rules (the host checks; requests and results on the host's clock)
+    "fw_field_add_async_rule": (fw_status, [FormHandle, c_char_p, c_char_p, c_uint32, c_char_p]),
+    "fw_form_tick": (fw_status, [FormHandle, c_uint64]),
+    "fw_form_next_request": (fw_status, [FormHandle, c_uint64, POINTER(fw_request), _buf, c_size_t, POINTER(c_bool)]),
+    "fw_form_resolve": (fw_status, [FormHandle, c_uint64, c_int32, c_char_p, POINTER(c_bool)]),
+    "fw_form_submit": (fw_status, [FormHandle, c_char_p, POINTER(c_int32)]),
+    "fw_form_next_due_time": (fw_status, [FormHandle, POINTER(c_uint64), POINTER(c_bool)]),
 }
 
 
@@ -437,6 +489,8 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
 #: and match_limits are built on them, so an ABI 1 library from before them is skipped ("an older
 #: libformwell") and the search goes on. Neither are issue 11's functions (fw_form_get_info and the
 #: rest): a library that has them also writes version 2 snapshots, which every FieldState reads.
+#: Nor issue 12's (fw_form_submit and the rest): the form reads fw_form_info's version 2 members
+#: (pending_count, stale_results) and may meet FW_VALIDITY_PENDING in any snapshot.
 OPTIONAL = frozenset({
     "fw_form_set_match_limits",
     "fw_field_limit_exceeded",

@@ -112,6 +112,21 @@ class InvalidSpecError(FormwellError, ValueError):
     code = 12
 
 
+class UnknownRequestError(FormwellError, LookupError):
+    """FW_ERR_UNKNOWN_REQUEST (13): :meth:`formwell.Form.resolve` was given a request id the form never
+    issued (0, or above the last id issued). Nothing changed."""
+
+    code = 13
+
+
+class RequestClosedError(FormwellError, LookupError):
+    """FW_ERR_REQUEST_CLOSED (14): :meth:`formwell.Form.resolve` was given a request that was already
+    resolved (or cancelled more than 1,024 stale requests ago). Nothing changed. (A request
+    superseded since it was handed out is not an error: ``resolve`` answers ``Resolution.STALE``.)"""
+
+    code = 14
+
+
 ERRORS: Dict[int, Type[FormwellError]] = {
     cls.code: cls
     for cls in (
@@ -127,6 +142,8 @@ ERRORS: Dict[int, Type[FormwellError]] = {
         BufferTooSmallError,
         BusyError,
         InvalidSpecError,
+        UnknownRequestError,
+        RequestClosedError,
     )
 }
 
@@ -151,5 +168,7 @@ __all__ = [
     "BufferTooSmallError",
     "BusyError",
     "InvalidSpecError",
+    "UnknownRequestError",
+    "RequestClosedError",
     "error_for_status",
 ]

@@ -43,6 +43,8 @@ C_TYPES = {
     "uint64_t": ctypes.c_uint64,
     "fw_form_info *": ctypes.POINTER(_native.fw_form_info),
     "const char * const *": ctypes.POINTER(ctypes.c_char_p),
+    "uint64_t *": ctypes.POINTER(ctypes.c_uint64),
+    "fw_request *": ctypes.POINTER(_native.fw_request),
 }
 
 
@@ -144,7 +146,7 @@ def header_struct(name):
     return members
 
 
-@pytest.mark.parametrize("name", ["fw_snapshot", "fw_rule", "fw_column", "fw_form_info"])
+@pytest.mark.parametrize("name", ["fw_snapshot", "fw_rule", "fw_column", "fw_form_info", "fw_request"])
 def test_structs_match_header(name):
     members = header_struct(name)
     structure = getattr(_native, name)

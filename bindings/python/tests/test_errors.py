@@ -26,6 +26,7 @@ def test_mapping_table_is_complete():
         4: "DuplicateFieldError", 5: "InvalidUTF8Error", 6: "PatternError",
         7: "InvalidArgumentError", 8: "CallbackError", 9: "InternalError",
         10: "BufferTooSmallError", 11: "BusyError", 12: "InvalidSpecError",
+        13: "UnknownRequestError", 14: "RequestClosedError",
     }
     for code, cls in errors.ERRORS.items():
         error = errors.error_for_status(code, "detail")
