@@ -28,7 +28,13 @@
 //  - STRESS_STALE_THREADS (default 1) threads hammer those handles: every call on a freed handle must give
 //    FW_ERR_INVALID_HANDLE (and keep a refused custom rule's context with the caller), a call on the
 //    churned form that may be freed meanwhile FW_OK or FW_ERR_INVALID_HANDLE; never a crash, never a
-//    TSan report.
+//    TSan report;
+//  - asynchronous rules (issue 12): one thread types into a form with async rules (ticking its clock,
+//    setting values, submitting, resetting, removing and re-adding a field, reading snapshots) while
+//    STRESS_ASYNC_RESOLVERS (default 3; 0 for none) threads take its due requests (sometimes after a
+//    size query, which must hand nothing out), hold a few and resolve them in any order: every request
+//    is handed out once, carries a value the typing thread wrote, and resolves FW_OK (applied or
+//    stale); afterwards nothing is pending and the form counted exactly the stale answers.
 // At the end: the shared field holds one of the written values, private forms hold their last value,
 // fw_form_live_count is back to its start and every stored validator context was destroyed once.
 // Exit status 0 only when every check passed (TSan reports are turned into a failure by the script).
@@ -609,19 +615,25 @@ struct ThreadStress {
         let churnResults = (0..<churnThreads).map { ThreadResult(index: 1000 + $0) }
         let staleResults = (0..<staleThreads).map { ThreadResult(index: 2000 + $0) }
         let batchResults = (0..<batchThreads).map { ThreadResult(index: 3000 + $0) }
+        let asyncForm = asyncResolvers > 0 ? makeAsyncForm() : nil
+        let asyncResults = (0..<(asyncResolvers > 0 ? asyncResolvers + 1 : 0)).map { ThreadResult(index: 4000 + $0) }
+        asyncTyping.store(asyncResolvers > 0 ? 1 : 0, ordering: .releasing)
         var threads: [pthread_t] = []
         churnRunning.store(churnThreads, ordering: .releasing)
         let jobs = results.map { ($0, Role.classic) } + snapshotResults.map { ($0, Role.snapshots) }
             + churnResults.map { ($0, Role.churn) } + staleResults.map { ($0, Role.stale) }
             + batchResults.map { ($0, Role.batch) }
+            + asyncResults.map { ($0, $0.index == 4000 ? Role.asyncTyper : Role.asyncResolver) }
         for (result, role) in jobs {
-            let box = Unmanaged.passRetained(Job(result: result, shared: UInt(bitPattern: shared), role: role)).toOpaque()
+            let form = role == .asyncTyper || role == .asyncResolver ? asyncForm : shared
+            let box = Unmanaged.passRetained(Job(result: result, shared: UInt(bitPattern: form), role: role)).toOpaque()
             var thread = pthread_t()
             let created = pthread_create(&thread, nil, threadEntry, box)
             expect(created == 0, "pthread_create failed")
             threads.append(thread)
         }
         for thread in threads { pthread_join(thread, nil) }
+        if asyncForm != nil { finishAsync(asyncForm) }
 
         // Final consistency.
         let written = Set((results + snapshotResults).flatMap(\.written))
@@ -651,14 +663,15 @@ struct ThreadStress {
         expect(batchThreads == 0 || batchesChecked.load(ordering: .relaxed) > 0, "no batch was checked")
         expect(staleThreads == 0 || churnThreads == 0 || freedHandleCalls.load(ordering: .relaxed) > 0, "no freed handle was used")
 
-        let operations = (results + snapshotResults + churnResults + staleResults + batchResults).reduce(0) { $0 + $1.operations }
+        expect(asyncResolvers == 0 || asyncHanded.load(ordering: .relaxed) > 0, "no asynchronous request was handed out")
+        let operations = (results + snapshotResults + churnResults + staleResults + batchResults + asyncResults).reduce(0) { $0 + $1.operations }
         print("thread-stress: \(threadCount) threads (\(sharedThreads) on the shared form) + \(snapshotThreads) snapshot, "
               + "\(churnThreads) churn, \(staleThreads) stale-handle threads, \(operations) operations, "
               + "\(validatorCalls.load(ordering: .relaxed)) validator calls, \(busySeen.load(ordering: .relaxed)) re-entrant BUSY, "
               + "\(staleHandleCalls.load(ordering: .relaxed)) calls on hand-off handles, \(snapshotsChecked.load(ordering: .relaxed)) snapshots checked, "
               + "\(churnedForms.load(ordering: .relaxed)) forms churned, \(freedHandleCalls.load(ordering: .relaxed)) calls on freed handles, "
               + "\(churnRaces.load(ordering: .relaxed)) rounds on a form being freed, \(batchesChecked.load(ordering: .relaxed)) batches checked, "
-              + "\(stored) contexts stored/destroyed, "
+              + "\(stored) contexts stored/destroyed, \(asyncSummary()), "
               + "\(failures.load(ordering: .relaxed)) failed checks")
         exit(failures.load(ordering: .relaxed) == 0 ? 0 : 1)
     }
@@ -674,11 +687,13 @@ private func threadEntry(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPoi
     case .churn: churnWork(job.result)
     case .stale: staleWork(job.result)
     case .batch: batchWork(job.result, shared: shared)
+    case .asyncTyper: asyncTyperWork(job.result, form: shared)
+    case .asyncResolver: asyncResolverWork(job.result, form: shared)
     }
     return nil
 }
 
-private enum Role { case classic, snapshots, churn, stale, batch }
+private enum Role { case classic, snapshots, churn, stale, batch, asyncTyper, asyncResolver }
 
 // MARK: Batches
 
@@ -766,4 +781,232 @@ private final class Job: @unchecked Sendable {
     let shared: UInt
     let role: Role
     init(result: ThreadResult, shared: UInt, role: Role) { self.result = result; self.shared = shared; self.role = role }
+}
+
+// MARK: Asynchronous requests: resolvers on several threads while another types
+
+private let asyncResolvers = count("STRESS_ASYNC_RESOLVERS", 3)
+/// The typing thread's clock (ms): it ticks the form to it, the resolvers take requests due by it.
+private let asyncClock = Atomic<UInt64>(0)
+/// Typing threads still running (the resolvers go on until none is and they hold nothing).
+private let asyncTyping = Atomic<Int>(0)
+/// The n of the value "u<n>" / "n<n>" the typing thread is about to set (released before the set).
+private let asyncProgress = Atomic<Int>(-1)
+/// Every request id handed out: each must be handed out once, to one thread.
+private let handedIDs = Mutex<Set<UInt64>>([])
+private let asyncHanded = Atomic<Int>(0)
+private let asyncApplied = Atomic<Int>(0)
+private let asyncStale = Atomic<Int>(0)
+private let asyncSnapshots = Atomic<Int>(0)
+
+/// "nick"'s rules: "a" (debounce 2 ms) and "b" (debounce 0), given as FW_RULE_ASYNC elements.
+private func addNick(_ form: OpaquePointer?) -> fw_status {
+    var rules = [fw_rule](repeating: fw_rule(), count: 2)
+    let status = "a".withCString { a in
+        "b".withCString { b in
+            for i in 0..<2 {
+                rules[i].size = MemoryLayout<fw_rule>.size
+                rules[i].kind = fw_rule_kind.FW_RULE_ASYNC.rawValue
+            }
+            (rules[0].text, rules[0].length) = (a, 2)
+            (rules[1].text, rules[1].length) = (b, 0)
+            return fw_form_add_field_with_rules(form, "nick", nil, nil, &rules, 2)
+        }
+    }
+    return status
+}
+
+/// The form the async threads share: "user" (min_length 3, async "available", no debounce) and "nick".
+private func makeAsyncForm() -> OpaquePointer? {
+    var form: OpaquePointer? = nil
+    expect(fw_form_create(&form) == .FW_OK, "async: create failed")
+    expect(fw_form_add_field(form, "user", nil, nil) == .FW_OK, "async: add user failed")
+    expect(fw_field_add_min_length(form, "user", 3, nil) == .FW_OK, "async: min_length failed")
+    expect(fw_field_add_async_rule(form, "user", "available", 0, "taken") == .FW_OK, "async: add_async_rule failed")
+    expect(addNick(form) == .FW_OK, "async: add nick failed")
+    return form
+}
+
+/// Takes a due request (sometimes after a size query, which must hand nothing out: another thread may
+/// take that request meanwhile) and checks it: texts inside the buffer at their lengths, a value the
+/// typing thread wrote for that field and rule, an id never handed out before. Answers its id.
+private func takeAsync(_ form: OpaquePointer?, now: UInt64, _ buffer: UnsafeMutablePointer<CChar>, _ size: Int,
+                       sizeFirst: Bool) -> UInt64? {
+    var request = fw_request()
+    request.size = MemoryLayout<fw_request>.size
+    var found = false
+    if sizeFirst {
+        let query = fw_form_next_request(form, now, &request, nil, 0, &found)
+        expect(query == .FW_OK || query == .FW_ERR_BUFFER_TOO_SMALL, "async: size query gave \(query.rawValue)")
+        expect((query == .FW_ERR_BUFFER_TOO_SMALL) == found, "async: size query: status \(query.rawValue), found \(found)")
+        if found { expect(request.field_id == nil && request.value == nil && request.rule == nil, "async: size query copied texts") }
+    }
+    let status = fw_form_next_request(form, now, &request, buffer, UInt(size), &found)
+    expect(status == .FW_OK, "async: next_request gave \(status.rawValue)")
+    guard status == .FW_OK, found else { return nil }
+    asyncHanded.add(1, ordering: .relaxed)
+    expect(handedIDs.withLock { $0.insert(request.id).inserted }, "async: request \(request.id) handed out twice")
+    func text(_ pointer: UnsafePointer<CChar>?, _ length: Int, _ name: String) -> String {
+        guard let pointer else { report("async: request \(request.id): \(name) not copied"); return "" }
+        let offset = UnsafeRawPointer(buffer).distance(to: UnsafeRawPointer(pointer))
+        guard offset >= 0, offset + length < size, pointer[length] == 0, strnlen(pointer, length + 1) == length else {
+            report("async: request \(request.id): \(name) at \(offset), length \(length), not NUL-terminated in the buffer")
+            return ""
+        }
+        return String(cString: pointer)
+    }
+    let field = text(request.field_id, request.field_id_length, "field_id")
+    let value = text(request.value, request.value_length, "value")
+    let rule = text(request.rule, request.rule_length, "rule")
+    expect(request.text_size == request.field_id_length + request.value_length + request.rule_length + 3,
+           "async: request \(request.id): text_size \(request.text_size)")
+    expect(request.due <= max(now, asyncClock.load(ordering: .acquiring)), "async: request \(request.id) due \(request.due), handed out at \(now)")
+    let prefix = field == "user" ? "u" : "n"
+    let rules = field == "user" ? ["available"] : ["a", "b"]
+    expect((field == "user" || field == "nick") && rules.contains(rule), "async: request for \(field)/\(rule)")
+    if let n = Int(value.dropFirst()), value.hasPrefix(prefix) {
+        expect(n <= asyncProgress.load(ordering: .acquiring), "async: value \"\(value)\" not yet written")
+    } else {
+        report("async: request \(request.id) for \(field) with value \"\(value)\", never written")
+    }
+    return request.id
+}
+
+/// Resolves `id` with a random verdict; the status must be FW_OK, applied or stale.
+private func resolveAsync(_ form: OpaquePointer?, _ id: UInt64, _ random: inout Random) {
+    let verdict = Int32(random.next(3))
+    var stale = false
+    let status = random.next(2) == 0
+        ? fw_form_resolve(form, id, verdict, nil, &stale)
+        : fw_form_resolve(form, id, verdict, "host \(id)", &stale)
+    expect(status == .FW_OK, "async: resolve(\(id)) gave \(status.rawValue): \(lastErrorMessage())")
+    if status == .FW_OK && stale { asyncStale.add(1, ordering: .relaxed) }
+    if status == .FW_OK && !stale { asyncApplied.add(1, ordering: .relaxed) }
+}
+
+/// A field of the async form read in one snapshot: pending reads as nothing to show.
+private func checkAsyncSnapshot(_ form: OpaquePointer?, _ index: UInt, _ buffer: UnsafeMutablePointer<CChar>, _ size: Int) {
+    var snap = fw_snapshot()
+    snap.size = MemoryLayout<fw_snapshot>.size
+    let status = fw_field_snapshot_at(form, index, &snap, buffer, UInt(size))
+    expect(status == .FW_OK, "async: snapshot_at(\(index)) gave \(status.rawValue)")
+    guard status == .FW_OK else { return }
+    asyncSnapshots.add(1, ordering: .relaxed)
+    if snap.validity == fw_validity.FW_VALIDITY_PENDING.rawValue {
+        expect(snap.message_length == 0 && snap.display == fw_display.FW_DISPLAY_NONE.rawValue && snap.failing_rule == -1
+               && snap.error_count == 0, "async: a pending field shows message \(snap.message_length), display \(snap.display)")
+        expect(snap.tint == fw_tint.FW_TINT_ACCENT.rawValue, "async: a pending field's tint \(snap.tint)")
+    }
+    expect((snap.validity == fw_validity.FW_VALIDITY_INVALID.rawValue) == (snap.message_length > 0),
+           "async: validity \(snap.validity) with message_length \(snap.message_length)")
+}
+
+/// The typing thread: ticks its clock, sets values (each one cancels the field's requests), submits,
+/// resets, removes and re-adds a field, reads snapshots, while the resolvers take and resolve.
+private func asyncTyperWork(_ result: ThreadResult, form: OpaquePointer?) {
+    var random = Random(state: UInt64(result.index + 1) &* 0x2545_F491_4F6C_DD1D)
+    let size = 256
+    let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: size)
+    defer { buffer.deallocate() }
+    var nickPresent = true
+    for n in 0..<opsPerThread {
+        result.operations += 1
+        asyncClock.store(UInt64(n), ordering: .releasing)
+        expect(fw_form_tick(form, UInt64(n)) == .FW_OK, "async: tick failed")
+        asyncProgress.store(n, ordering: .releasing)
+        switch random.next(12) {
+        case 0...5:
+            // Mostly a value the check runs on; sometimes one too short (no request) or empty.
+            let value = random.next(8) == 0 ? "u" : random.next(16) == 0 ? "" : "u\(n)"
+            expect(fw_field_set_value(form, "user", value) == .FW_OK, "async: set user failed")
+        case 6, 7:
+            if nickPresent { expect(fw_field_set_value(form, "nick", "n\(n)") == .FW_OK, "async: set nick failed") }
+        case 8:
+            var outcome: Int32 = -1
+            expect(fw_form_submit(form, nil, &outcome) == .FW_OK && (0...2).contains(outcome), "async: submit gave \(outcome)")
+        case 9:
+            if random.next(4) == 0 {
+                expect(fw_form_reset(form) == .FW_OK, "async: reset failed")
+            } else {
+                var valid = false
+                expect(fw_form_validate(form, &valid) == .FW_OK, "async: validate failed")
+            }
+        case 10:
+            var fields: UInt = 0
+            expect(fw_form_field_count(form, &fields) == .FW_OK, "async: field_count failed")
+            for index in 0..<fields { checkAsyncSnapshot(form, index, buffer, size) }
+            var info = fw_form_info()
+            info.size = MemoryLayout<fw_form_info>.size
+            expect(fw_form_get_info(form, &info) == .FW_OK && info.now_ms == UInt64(n) && info.pending_count <= Int(fields),
+                   "async: info now \(info.now_ms) at \(n), pending \(info.pending_count)")
+        default:
+            if random.next(8) == 0 {
+                // Removal cancels the field's requests (handed-out ones become stale); then it comes back.
+                if nickPresent { expect(fw_form_remove_field(form, "nick") == .FW_OK, "async: remove nick failed") }
+                else { expect(addNick(form) == .FW_OK, "async: re-add nick failed") }
+                nickPresent.toggle()
+            } else {
+                var due: UInt64 = 0, scheduled = false
+                expect(fw_form_next_due_time(form, &due, &scheduled) == .FW_OK, "async: next_due_time failed")
+                expect(!scheduled || due <= UInt64(n) + 2, "async: next due \(due) at \(n)")
+            }
+        }
+    }
+    asyncTyping.subtract(1, ordering: .releasing)
+}
+
+/// A resolving thread: takes due requests at the typing thread's clock, holds a few, resolves them in
+/// any order (results for values changed meanwhile come back stale), throws garbage ids in.
+private func asyncResolverWork(_ result: ThreadResult, form: OpaquePointer?) {
+    var random = Random(state: UInt64(result.index + 1) &* 0x9FB2_1C65_1E98_DF25)
+    let size = 256
+    let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: size)
+    defer { buffer.deallocate() }
+    var held: [UInt64] = []
+    while true {
+        result.operations += 1
+        let typing = asyncTyping.load(ordering: .acquiring) > 0
+        let took = takeAsync(form, now: asyncClock.load(ordering: .acquiring), buffer, size, sizeFirst: random.next(4) == 0)
+        if let took { held.append(took) }
+        // At most four held; all of them once the typing is over.
+        while !held.isEmpty && (held.count > random.next(4) || !typing) {
+            resolveAsync(form, held.remove(at: random.next(held.count)), &random)
+        }
+        if random.next(32) == 0 {
+            let garbage: [UInt64] = [0, UInt64.max, UInt64(Int64.max) + 7]
+            let status = fw_form_resolve(form, garbage[random.next(3)], 0, nil, nil)
+            expect(status == .FW_ERR_UNKNOWN_REQUEST, "async: a garbage id gave \(status.rawValue)")
+            expect(fw_form_resolve(form, 1, 77, nil, nil) == .FW_ERR_INVALID_ARGUMENT, "async: a garbage verdict was taken")
+        }
+        if !typing && took == nil && held.isEmpty { break }
+        if took == nil { sched_yield() }
+    }
+}
+
+/// After the join: every request left is taken and resolved; then nothing is pending, every id was
+/// handed out once and answered once, and the form counted exactly the stale answers.
+private func finishAsync(_ form: OpaquePointer?) {
+    var random = Random(state: 0x51_7CC1_B727_220A)
+    let size = 256
+    let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: size)
+    defer { buffer.deallocate() }
+    asyncClock.store(UInt64(opsPerThread) + 10, ordering: .releasing)
+    while let id = takeAsync(form, now: UInt64(opsPerThread) + 10, buffer, size, sizeFirst: false) { resolveAsync(form, id, &random) }
+    var info = fw_form_info()
+    info.size = MemoryLayout<fw_form_info>.size
+    expect(fw_form_get_info(form, &info) == .FW_OK, "async: final info failed")
+    let handed = asyncHanded.load(ordering: .relaxed), applied = asyncApplied.load(ordering: .relaxed)
+    let stale = asyncStale.load(ordering: .relaxed)
+    expect(info.pending_count == 0, "async: \(info.pending_count) fields still pending after the drain")
+    expect(applied + stale == handed, "async: \(handed) requests handed out, \(applied) applied + \(stale) stale")
+    expect(info.stale_results == stale, "async: the form counted \(info.stale_results) stale results, the resolvers \(stale)")
+    expect(handed == 0 || asyncResolvers == 0 || handedIDs.withLock { $0.count } == handed, "async: ids handed out more than once")
+    expect(fw_form_free(form) == .FW_OK, "async: free failed")
+}
+
+/// "handed/applied/stale/snapshots" for the summary line.
+private func asyncSummary() -> String {
+    "\(asyncResolvers) async resolvers: \(asyncHanded.load(ordering: .relaxed)) requests handed out, "
+        + "\(asyncApplied.load(ordering: .relaxed)) applied, \(asyncStale.load(ordering: .relaxed)) stale, "
+        + "\(asyncSnapshots.load(ordering: .relaxed)) async snapshots"
 }
