@@ -30,24 +30,35 @@ from .errors import (
     InvalidUTF8Error,
     NullArgumentError,
     PatternError,
+    RequestClosedError,
     UnknownFieldError,
+    UnknownRequestError,
 )
 from .batch import CheckResult, Summary
 from .form import (
+    CheckError,
     Display,
     FieldState,
     Form,
     MatchLimits,
     Mode,
+    Outcome,
     Phase,
+    Request,
+    Resolution,
+    SubmitResult,
     Tint,
     Validity,
+    Verdict,
     live_forms,
+    register_check,
     register_validator,
+    registered_checks,
     registered_validators,
+    unregister_check,
     unregister_validator,
 )
-from .rules import Custom, Email, Matches, MaxLength, MinLength, Phone, Regex, Required, Rule
+from .rules import AsyncRule, Custom, Email, Matches, MaxLength, MinLength, Phone, Regex, Required, Rule
 
 __version__ = "0.3.0"
 
@@ -90,6 +101,6 @@ __all__ = (
     ["ABI_VERSION", "abi_version", "library_path", "library_version", "check_table"]
     + _form.__all__
     + _batch.__all__
-    + [name for name in _rules.__all__ if name not in ("Validator", "ValidatorResult")]
+    + [name for name in _rules.__all__ if name not in ("Validator", "ValidatorResult", "AsyncCheck")]
     + [name for name in _errors.__all__ if name != "error_for_status"]
 )

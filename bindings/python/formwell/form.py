@@ -5,12 +5,24 @@ from __future__ import annotations
 import enum
 import os
 import sys
-from ctypes import byref, c_bool, c_char_p, c_size_t, c_uint32, create_string_buffer, sizeof
+import time
+from ctypes import addressof, byref, c_bool, c_char_p, c_int32, c_size_t, c_uint32, c_uint64, create_string_buffer, sizeof
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optional, Tuple, Union
 
-from . import _native, batch
+from . import _async, _native, batch
+from ._async import (
+    CheckError,
+    Outcome,
+    Request,
+    Resolution,
+    SubmitResult,
+    Verdict,
+    register_check,
+    registered_checks,
+    unregister_check,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .arrow import TableCheckResult
@@ -19,6 +31,8 @@ from .errors import InvalidArgumentError, InvalidHandleError
 from .rules import (
     _DESTROY_FN,
     _VALIDATE_FN,
+    AsyncCheck,
+    AsyncRule,
     Rule,
     Validator,
     _define_validator,
@@ -31,7 +45,9 @@ from .rules import (
 SpecSource = Union[Mapping[str, Any], str, "os.PathLike[str]"]
 
 __all__ = ["Form", "FieldState", "MatchLimits", "Phase", "Validity", "Display", "Mode", "Tint", "live_forms",
-           "register_validator", "unregister_validator", "registered_validators"]
+           "register_validator", "unregister_validator", "registered_validators",
+           "Request", "Verdict", "Resolution", "Outcome", "SubmitResult", "CheckError",
+           "register_check", "unregister_check", "registered_checks"]
 
 #: name -> validator: what a spec's ``{"rule": "custom", "name": ...}`` resolves against when the
 #: spec is loaded without that name in ``validators=`` (see :func:`register_validator`).
@@ -102,11 +118,17 @@ class Phase(enum.Enum):
 
 
 class Validity(enum.Enum):
-    """How the value fares in the current phase (``fw_validity``); an idle field reads EMPTY."""
+    """How the value fares in the current phase (``fw_validity``); an idle field reads EMPTY.
+
+    PENDING: every synchronous rule passes and an asynchronous check (:class:`formwell.AsyncRule`)
+    has not answered yet. It is shown like VALID in the phase rules, with no message, display NONE
+    and tint ACCENT; :attr:`Form.is_valid` is false while a field is pending, but a pending field
+    is not invalid (:attr:`Form.first_invalid` skips it)."""
 
     EMPTY = 0
     VALID = 1
     INVALID = 2
+    PENDING = 3
 
 
 class Display(enum.Enum):
@@ -396,7 +418,9 @@ _TINTS = tuple(Tint)
 #: Modes by fw_mode value (0 ... 4), and fw_mode values by Mode.
 _MODES = tuple(Mode)
 _MODE_VALUES = {mode: value for value, mode in enumerate(_MODES)}
-assert [m.value for m in _PHASES] == [0, 1, 2] == [m.value for m in _VALIDITIES] == [m.value for m in _DISPLAYS]
+assert [m.value for m in _PHASES] == [0, 1, 2] == [m.value for m in _VALIDITIES][:3] == [m.value for m in _DISPLAYS]
+assert [m.value for m in _VALIDITIES] == [_native.FW_VALIDITY_EMPTY, _native.FW_VALIDITY_VALID,
+                                          _native.FW_VALIDITY_INVALID, _native.FW_VALIDITY_PENDING]
 assert [m.value for m in _TINTS] == [_native.FW_TINT_NEUTRAL, _native.FW_TINT_ACCENT, _native.FW_TINT_ERROR]
 assert [_MODE_VALUES[m] for m in (Mode.TWO_STAGE, Mode.ON_CHANGE, Mode.ON_BLUR, Mode.ON_TOUCHED, Mode.ON_SUBMIT)] == [
     _native.FW_MODE_TWO_STAGE, _native.FW_MODE_ON_CHANGE, _native.FW_MODE_ON_BLUR, _native.FW_MODE_ON_TOUCHED,
@@ -491,6 +515,11 @@ _update_at = _native.raw_update_at
 _set_value_at = _native.raw_set_value_at
 _field_index = lib.fw_form_field_index
 _INFO_SIZE = sizeof(_native.fw_form_info)
+_REQUEST_SIZE = sizeof(_native.fw_request)
+_tick = lib.fw_form_tick
+_monotonic = time.monotonic
+_OUTCOMES = (Outcome.VALID, Outcome.INVALID, Outcome.PENDING)
+assert [_native.FW_SUBMIT_VALID, _native.FW_SUBMIT_INVALID, _native.FW_SUBMIT_PENDING] == [0, 1, 2]
 _FW_ERR_BUFFER_TOO_SMALL = _native.FW_ERR_BUFFER_TOO_SMALL
 
 
@@ -525,6 +554,12 @@ class Form:
     (``"first"``, the default, or ``"all"``). Both are keyword-only and can be changed later
     (:attr:`mode`, :attr:`errors`).
 
+    ``Form(clock=...)``: the host clock of asynchronous rules (:class:`formwell.AsyncRule`), a
+    callable answering milliseconds (an int, monotonic); the default reads ``time.monotonic()``,
+    the clock of asyncio's event loop. The library itself never reads a clock: a form with async
+    rules tells it this clock's time before every value change and submit, so debounces run on it.
+    Give a fake clock in tests (:attr:`clock` can also be set later).
+
     Example::
 
         with Form() as form:
@@ -542,8 +577,14 @@ class Form:
     _callback_keepalive = (_VALIDATE_FN, _DESTROY_FN)
 
     _handle: Optional[Any] = None
+    #: Whether the form has asynchronous rules: only then do value changes tell the library the time.
+    _has_async = False
+    _driver: Optional["_async.Driver"] = None
 
-    def __init__(self, *, mode: Union["Mode", str, None] = None, errors: Optional[str] = None) -> None:
+    def __init__(self, *, mode: Union["Mode", str, None] = None, errors: Optional[str] = None,
+                 clock: Optional[Any] = None) -> None:
+        if clock is not None and not callable(clock):
+            raise TypeError(f"clock must be a callable answering milliseconds, not {type(clock).__name__}")
         mode_value = None if mode is None else _mode_value(mode)
         error_value = None if errors is None else _error_mode_value(errors)
         handle = _native.FormHandle()
@@ -574,6 +615,14 @@ class Form:
         self._initials: Dict[str, str] = {}
         #: (field index, rule index) -> the rule's fixed message (rules never change once added).
         self._rule_messages: Dict[Tuple[int, int], str] = {}
+        #: field id -> the groups it was put in through this object (submit's pending fields of a group).
+        self._groups: Dict[str, Tuple[str, ...]] = {}
+        #: the host clock of async rules (milliseconds).
+        self._clock: Any = _async.monotonic_ms if clock is None else clock
+        #: async rule name -> its check, bound to this form (AsyncRule(check=), checks=, define_check).
+        self._checks: Dict[str, AsyncCheck] = {}
+        #: the names of the async rules added through this object.
+        self._async_names: Dict[str, None] = {}
         self._handle = handle
 
     # ---- lifetime ----
@@ -585,9 +634,14 @@ class Form:
 
     def close(self) -> None:
         """Frees the form and its custom rules. Further calls raise InvalidHandleError.
-        Closing twice is a no-op."""
+        Closing twice is a no-op. Asynchronous checks still running (:meth:`settle`) are
+        cancelled."""
         handle, self._handle = self._handle, None
         if handle is not None:
+            driver = self._driver
+            if driver is not None:
+                driver.cancel()
+                driver.wake()  # a settle loop waiting on this form fails (InvalidHandleError)
             check(self._free_fn(handle))
 
     def __enter__(self) -> "Form":
@@ -679,6 +733,10 @@ class Form:
                 ``validate(group=...)``, ``touch_all(group=...)``, :meth:`is_valid_in` and
                 :meth:`first_invalid_in`.
 
+        :class:`formwell.AsyncRule` rules run after the synchronous ones, wherever they are in the
+        list; the form keeps each one's ``check`` under its name (one check per name in a form:
+        another check under a name already bound raises :class:`formwell.InvalidArgumentError`).
+
         All or nothing: when a rule is refused (a bad pattern, a bad length, an unknown
         :class:`formwell.Matches` target, a :class:`formwell.Custom` validator raising on the
         initial value), or the mode or a group name is not one, the exception propagates and the
@@ -691,11 +749,14 @@ class Form:
         mode_value = None if mode is None else _mode_value(mode)
         if isinstance(groups, str):
             raise TypeError("groups must be a list of group names, not a str")
+        groups = list(groups)
         group_names = [_group_name(group) for group in groups]
         rule_list = list(rules)
         for rule in rule_list:
             if not isinstance(rule, Rule):
                 raise TypeError(f"rules must be formwell rule objects, not {type(rule).__name__}")
+        async_rules = [rule for rule in rule_list if isinstance(rule, AsyncRule)]
+        checks = self._new_checks((rule.name, rule.check) for rule in async_rules if rule.check is not None)
         structs: List[Any] = []
         status = -1
         try:
@@ -718,22 +779,51 @@ class Form:
             lib.fw_form_remove_field(handle, fid)
             raise
         self._initials[field_id] = initial or ""
+        if group_names:
+            self._groups[field_id] = tuple(groups)
+        if async_rules:
+            self._enable_async([rule.name for rule in async_rules], checks)
+
+    def _new_checks(self, pairs: Iterable[Tuple[str, AsyncCheck]]) -> Dict[str, AsyncCheck]:
+        """Checks to bind by name, refused when a name is already bound to another one."""
+        checks: Dict[str, AsyncCheck] = {}
+        for name, function in pairs:
+            bound = checks.get(name, self._checks.get(name))
+            if bound is not None and bound != function:
+                raise InvalidArgumentError(f"the async rule name {name!r} already has another check in this form",
+                                           _native.FW_ERR_INVALID_ARGUMENT)
+            checks[name] = function
+        return checks
+
+    def _enable_async(self, names: Iterable[str], checks: Mapping[str, AsyncCheck]) -> None:
+        """After async rules were added: value changes tell the library the time from now on."""
+        for name in names:
+            self._async_names[name] = None
+        self._checks.update(checks)
+        if self._driver is None:
+            self._driver = _async.Driver()
+        self._has_async = True
 
     # ---- specs ----
 
     @classmethod
-    def from_spec(cls, spec: SpecSource, validators: Optional[Mapping[str, Validator]] = None) -> "Form":
+    def from_spec(cls, spec: SpecSource, validators: Optional[Mapping[str, Validator]] = None,
+                  checks: Optional[Mapping[str, AsyncCheck]] = None, *, clock: Optional[Any] = None) -> "Form":
         """A form built from a JSON form spec (``{"formwell": 1, "fields": [...]}``).
 
         ``spec`` is a dict, JSON text (a ``str`` starting with ``{``), or the path of a JSON file
         (``str`` or ``os.PathLike``). ``validators`` maps the names that ``custom`` rules use to
-        callables with :class:`Custom`'s contract. A bad spec raises
-        :class:`formwell.InvalidSpecError`, whose detail names the JSON path and the problem (and
-        ``.offset`` the position in a rejected pattern).
+        callables with :class:`Custom`'s contract; ``checks`` maps the names that ``async`` rules
+        use (``{"rule": "async", "name": ..., "debounce_ms": 500}``) to checks with
+        :class:`formwell.AsyncRule`'s contract. A name missing from either comes from the process
+        registry (:func:`register_validator`, :func:`formwell.register_check`); an async rule may
+        also have no check at all (the host answers its requests itself). ``clock``: as
+        ``Form(clock=...)``. A bad spec raises :class:`formwell.InvalidSpecError`, whose detail
+        names the JSON path and the problem (and ``.offset`` the position in a rejected pattern).
         """
-        form = cls()
+        form = cls(clock=clock)
         try:
-            form.load_spec(spec, validators)
+            form.load_spec(spec, validators, checks)
         except BaseException:
             form.close()
             raise
@@ -743,7 +833,20 @@ class Form:
         """Makes ``validate`` available to specs loaded later as ``{"rule": "custom", "name": name}``."""
         check(_define_validator(self._h, _encode(name, "validator name"), validate))
 
-    def load_spec(self, spec: SpecSource, validators: Optional[Mapping[str, Validator]] = None) -> None:
+    def define_check(self, name: str, check: AsyncCheck) -> None:
+        """Binds ``check`` (:class:`formwell.AsyncRule`'s contract) to the async rules named ``name``
+        in this form, those added already and those added later (``{"rule": "async", "name": name}``
+        in a spec, ``AsyncRule(name)`` without a check). Replaces the check bound to that name."""
+        _encode(name, "check name")
+        if not name:
+            raise InvalidArgumentError("a check name must not be empty", _native.FW_ERR_INVALID_ARGUMENT)
+        if not callable(check):
+            raise TypeError(f"a check must be callable, not {type(check).__name__}")
+        self._h
+        self._checks[name] = check
+
+    def load_spec(self, spec: SpecSource, validators: Optional[Mapping[str, Validator]] = None,
+                  checks: Optional[Mapping[str, AsyncCheck]] = None) -> None:
         """Adds a spec's fields and rules to this form, all or nothing (see :meth:`from_spec`)."""
         import json
 
@@ -756,12 +859,27 @@ class Form:
         for name in _custom_names(parsed):
             if name not in given and name in _registry:
                 given[name] = _registry[name]
+        async_names = _async.async_rule_names(parsed)
+        bound: Dict[str, AsyncCheck] = {}
+        for name, function in dict(checks or {}).items():
+            if not callable(function):
+                raise TypeError(f"the check {name!r} must be callable, not {type(function).__name__}")
+            bound[name] = function
+        for name in async_names:
+            if name not in bound and name not in self._checks and name in _async._registry:
+                bound[name] = _async._registry[name]
         for name, validate in given.items():
             self.define_validator(name, validate)
         check(lib.fw_form_load_spec(self._h, _encode(text, "spec")))
         fields = parsed.get("fields") or []  # type: ignore[union-attr]
         for field in fields:  # accepted by the library, so well-formed
             self._initials[field["id"]] = field.get("initial") or ""
+            if field.get("groups"):
+                self._groups[field["id"]] = tuple(field["groups"])
+        if async_names or bound:
+            self._checks.update(bound)
+            if async_names:
+                self._enable_async(async_names, {})
 
     # ---- many records at once ----
 
@@ -851,11 +969,15 @@ class Form:
         handle = self._handle
         if handle is None:
             handle = self._h  # raises InvalidHandleError
+        if self._has_async:  # the library dates the change (a debounce starts) with the time told
+            self._tick_now(handle)
         status = _set_value_at(handle, index, data)
         if status:
             # A validator that raised made the call fail (FW_ERR_CALLBACK); its exception is
             # re-raised from here.
             _native.raise_for_status(status)
+        if self._has_async:
+            self._driver.wake()  # type: ignore[union-attr]
 
     __setitem__ = set_value
 
@@ -877,6 +999,9 @@ class Form:
         handle = self._handle
         if handle is None:
             handle = self._h  # raises InvalidHandleError
+        if self._has_async:
+            self._tick_now(handle)
+            self._driver.wake()  # type: ignore[union-attr]
         pool = self._pool
         try:
             scratch = pool.pop()
@@ -944,13 +1069,222 @@ class Form:
         With ``group`` (a wizard step): only that group's fields are touched and judged, and the
         answer is theirs; :attr:`submit_count` and :attr:`submit_failed` are left alone (an
         ``on_submit`` field of the group shows its state from then on, as after a whole validate).
-        :class:`formwell.InvalidArgumentError` when no field belongs to the group."""
+        :class:`formwell.InvalidArgumentError` when no field belongs to the group.
+
+        With :class:`formwell.AsyncRule` rules, debounced checks of the fields taking part fall
+        due at once, and the answer is false while a field is pending: :meth:`submit` tells
+        pending from invalid, :meth:`validate_async` waits for the checks."""
         valid = c_bool(False)
+        if self._has_async:
+            self._tick_now(self._h)
         if group is None:
             check(lib.fw_form_validate(self._h, byref(valid)))
         else:
             check(lib.fw_form_validate_group(self._h, _group_name(group), byref(valid)))
+        if self._has_async:
+            self._driver.wake()  # type: ignore[union-attr]
         return bool(valid.value)
+
+    # ---- asynchronous rules: the host's clock, requests and results ----
+
+    @property
+    def clock(self) -> Any:
+        """The host clock of asynchronous rules: a callable answering milliseconds (see
+        ``Form(clock=...)``). Settable; ``None`` puts the default (``time.monotonic()``) back."""
+        return self._clock
+
+    @clock.setter
+    def clock(self, clock: Optional[Any]) -> None:
+        if clock is not None and not callable(clock):
+            raise TypeError(f"clock must be a callable answering milliseconds, not {type(clock).__name__}")
+        self._clock = _async.monotonic_ms if clock is None else clock
+
+    def _now(self) -> int:
+        return _async.check_ms(int(self._clock()), "the clock's time")
+
+    def _now_exact(self) -> float:
+        """The clock's time, unrounded when it is the default clock (for sleeping until a due time)."""
+        if self._clock is _async.monotonic_ms:
+            return _monotonic() * 1000
+        return float(self._clock())
+
+    def _tick_now(self, handle: Any) -> None:
+        check(_tick(handle, self._now()))
+
+    def tick(self, now_ms: Optional[int] = None) -> None:
+        """Tells the library the host's time (milliseconds, monotonic; ``None``: the form's
+        :attr:`clock`). A time before the last one told is ignored; value changes are dated with
+        the last time told. A form with async rules does this itself before every value change and
+        submit."""
+        check(lib.fw_form_tick(self._h, self._now() if now_ms is None else _async.check_ms(now_ms)))
+        if self._driver is not None:
+            self._driver.wake()
+
+    def next_request(self, now_ms: Optional[int] = None) -> Optional[Request]:
+        """Ticks to ``now_ms`` (``None``: the :attr:`clock`'s time) and hands out the request that
+        fell due first (the lowest id among equal due times), as a :class:`formwell.Request`, or
+        ``None`` when none is due. A request is handed out once: check ``request.value`` by the
+        rule ``request.rule``, then :meth:`resolve` it, from any thread."""
+        handle = self._h
+        now = self._now() if now_ms is None else _async.check_ms(now_ms)
+        request = _native.fw_request(_REQUEST_SIZE)
+        found = c_bool(False)
+        size = 256
+        for _ in range(8):
+            buf = create_string_buffer(size)
+            status = lib.fw_form_next_request(handle, now, byref(request), buf, size, byref(found))
+            if status != _FW_ERR_BUFFER_TOO_SMALL:
+                break
+            size = max(request.text_size, size + 1)  # nothing was handed out: again, bigger
+        check(status)
+        if not found.value:
+            return None
+        base = addressof(buf)
+        raw = buf.raw
+        texts = []
+        for pointer, length in ((request.field_id, request.field_id_length), (request.value, request.value_length),
+                                (request.rule, request.rule_length)):
+            start = pointer - base
+            texts.append(raw[start:start + length].decode("utf-8"))
+        return Request(int(request.id), texts[0], int(request.field_index), texts[1], texts[2], int(request.due))
+
+    def due_requests(self, now_ms: Optional[int] = None) -> List[Request]:
+        """Every request due at ``now_ms`` (``None``: the :attr:`clock`'s time), handed out at once,
+        in the order :meth:`next_request` gives them."""
+        now = self._now() if now_ms is None else _async.check_ms(now_ms)
+        requests = []
+        while True:
+            request = self.next_request(now)
+            if request is None:
+                return requests
+            requests.append(request)
+
+    def resolve(self, request: Union[Request, int], verdict: Union[bool, Verdict, str],
+                message: Optional[str] = None) -> Resolution:
+        """Applies the host's answer to a request (a :class:`formwell.Request` or its id).
+
+        ``verdict``: ``True`` or ``Verdict.VALID`` (``"valid"``); ``False`` or ``Verdict.INVALID``
+        (``"invalid"``), with ``message`` (``None``: the rule's ``message=``, else "Invalid
+        value"; the rule's own message wins); ``Verdict.ERROR`` (``"error"``): the check could not
+        be made, the field reads invalid with ``message`` or "Could not check this value".
+
+        Answers :attr:`Resolution.APPLIED` (``"applied"``) when it was the field's current
+        request, :attr:`Resolution.STALE` (``"stale"``) when the field's value changed (or the form
+        was reset, or the field removed) since it was handed out: the result is dropped and
+        counted in :attr:`stale_results`. Raises :class:`formwell.UnknownRequestError` for an id
+        never issued, :class:`formwell.RequestClosedError` for one already resolved,
+        :class:`formwell.InvalidArgumentError` for one not handed out yet; nothing changes then.
+        Any thread may call it."""
+        rid = _async.request_id(request)
+        code = _async.verdict_code(verdict)
+        message_b = _encode_optional(message, "message")
+        stale = c_bool(False)
+        check(lib.fw_form_resolve(self._h, rid, code, message_b, byref(stale)))
+        if self._driver is not None:
+            self._driver.wake()
+        return Resolution.STALE if stale.value else Resolution.APPLIED
+
+    def submit(self, group: Optional[str] = None) -> SubmitResult:
+        """Seed 03's submit with asynchronous rules: :meth:`validate` (whole form, or ``group``)
+        whose debounced checks fall due at once (a submit does not wait out a debounce), answered
+        as a :class:`formwell.SubmitResult`: ``Outcome.INVALID`` when a field taking part fails
+        now, else ``Outcome.PENDING`` with the fields waiting for a check (take and resolve them,
+        or ``await`` :meth:`validate_async`, then submit again), else ``Outcome.VALID``.
+        :attr:`submit_failed` becomes true only for INVALID."""
+        handle = self._h
+        name = None if group is None else _group_name(group)
+        if self._has_async:
+            self._tick_now(handle)
+        outcome = c_int32(0)
+        check(lib.fw_form_submit(handle, name, byref(outcome)))
+        if self._driver is not None:
+            self._driver.wake()
+        result = _OUTCOMES[outcome.value]
+        if result is not Outcome.PENDING:
+            return SubmitResult(result, [])
+        pending = self.pending_fields
+        if group is not None:
+            pending = [field_id for field_id in pending if group in self._groups.get(field_id, ())]
+        return SubmitResult(result, pending)
+
+    @property
+    def pending_fields(self) -> List[str]:
+        """The ids (registration order) of the fields waiting for an async check (scheduled or
+        running) for their value: ``[]`` when the library counts none, else the fields whose
+        state reads :attr:`Validity.PENDING`. (The C ABI gives the count, not the list: a field
+        whose shown state is frozen by its :class:`Mode`, ``on_blur`` between blurs say, is listed
+        as it shows; after a :meth:`submit` every field taking part shows its live verdict.)"""
+        if not self._pending_count():
+            return []
+        return [state.id for state in self.states() if state.validity is Validity.PENDING]
+
+    def _pending_count(self) -> int:
+        """The number of fields whose live verdict is pending (fw_form_info's pending_count)."""
+        return int(self._info().pending_count)
+
+    @property
+    def stale_results(self) -> int:
+        """How many results :meth:`resolve` has dropped as stale since the form was created."""
+        return int(self._info().stale_results)
+
+    @property
+    def clock_ms(self) -> int:
+        """The host time (ms) the library was last told (:meth:`tick`, :meth:`next_request`, a
+        value change of a form with async rules); 0 until then."""
+        return int(self._info().now_ms)
+
+    @property
+    def next_due(self) -> Optional[int]:
+        """The host time (ms) at which the next request not yet handed out falls due (it may have
+        passed already: take it with :meth:`next_request`), or ``None`` when none is scheduled."""
+        due, scheduled = c_uint64(0), c_bool(False)
+        check(lib.fw_form_next_due_time(self._h, byref(due), byref(scheduled)))
+        return int(due.value) if scheduled.value else None
+
+    def _check_for(self, name: str) -> Optional[AsyncCheck]:
+        """The check of the async rules named ``name``: the form's own, else the registry's."""
+        found = self._checks.get(name)
+        return found if found is not None else _async._registry.get(name)
+
+    async def settle(self) -> None:
+        """Runs the asynchronous checks on the running asyncio event loop until nothing is pending.
+
+        Takes every due request and runs its rule's check as a task of the loop; while requests
+        wait out their debounce it sleeps until the next falls due (on the form's :attr:`clock`,
+        which must follow real time: the default does); applies each result as it completes, so
+        results that come back out of order are sorted out by the library (a result for a value
+        changed since is dropped as stale: :attr:`stale_results`). Returns when no field is
+        pending and every check it started has answered (superseded ones included). Value
+        changes while it runs are followed (a keystroke handler may also start one
+        ``asyncio.create_task(form.settle())`` per burst). Checks keep running if it is cancelled,
+        and are cancelled by :meth:`close`.
+
+        Raises ``LookupError`` (before taking anything) when an async rule of the form has no
+        check (see :class:`formwell.AsyncRule`'s ``check``); requests handed out by
+        :meth:`next_request` are the caller's to resolve, and settle waits for them."""
+        self._require_checks()
+        await _async.settle(self)
+
+    async def validate_async(self, group: Optional[str] = None) -> bool:
+        """A submit that waits for the asynchronous checks: :meth:`submit` (debounced checks fall
+        due at once); while it answers PENDING, runs the checks as :meth:`settle` does until none
+        of the pending fields is pending any more, then submits again. Answers the final verdict
+        (``True``: every field taking part is valid). Each submit counts as :meth:`validate` does
+        (:attr:`submit_count`), so :attr:`submit_failed` and the :attr:`announcement` describe
+        the final verdict."""
+        self._require_checks()
+        return await _async.validate_async(self, group)
+
+    def _require_checks(self) -> None:
+        self._h
+        missing = [name for name in self._async_names if self._check_for(name) is None]
+        if missing:
+            raise LookupError(
+                f"no check for the async rule(s) {', '.join(map(repr, missing))}: give AsyncRule(check=...), "
+                "Form.from_spec(checks=...), form.define_check or formwell.register_check, or answer the "
+                "requests with next_request / resolve")
+        if self._driver is None:
+            self._driver = _async.Driver()
 
     # ---- modes ----
 
@@ -985,6 +1319,9 @@ class Form:
     def add_to_group(self, field_id: str, group: str) -> None:
         """Adds the field to a validation group (as ``add_field(..., groups=[...])`` does)."""
         check(lib.fw_field_add_group(self._h, _encode(field_id, "field id"), _group_name(group)))
+        groups = self._groups.get(field_id, ())
+        if group not in groups:
+            self._groups[field_id] = groups + (group,)
 
     def is_valid_in(self, group: str) -> bool:
         """Whether every field of the group passes its strict rules on its current value (as
@@ -1024,7 +1361,8 @@ class Form:
     def remove_field(self, field_id: str) -> None:
         """Removes the field. Refused (:class:`formwell.InvalidArgumentError`, nothing changes)
         while another field's :class:`formwell.Matches` rule names it: remove that field first.
-        Later fields move down one index; if the field had focus, no field has. Not to be called
+        Later fields move down one index; if the field had focus, no field has. Its asynchronous
+        requests are cancelled (results of handed-out ones come back stale). Not to be called
         while another thread uses the form (see the class documentation)."""
         handle = self._h
         check(lib.fw_form_remove_field(handle, _encode(field_id, "field id")))
@@ -1036,16 +1374,22 @@ class Form:
         initials = dict(self._initials)
         initials.pop(field_id, None)
         self._initials = initials
+        self._groups.pop(field_id, None)
+        if self._has_async:  # its requests were cancelled
+            self._driver.wake()  # type: ignore[union-attr]
 
     def reset(self, values: Optional[Mapping[str, str]] = None) -> None:
         """Every value back to its initial value; every field idle, untouched, not visited and
-        unfocused; external errors cleared; :attr:`submit_count` 0 and :attr:`submit_failed` false.
+        unfocused; external errors cleared; :attr:`submit_count` 0 and :attr:`submit_failed` false;
+        every asynchronous request cancelled (results of handed-out ones come back stale).
 
         ``values`` (``{field_id: value}``, seed 03's "save" of a profile edit) first makes those
         the fields' initial values, then resets. An unknown id raises
         :class:`formwell.UnknownFieldError` and changes nothing."""
         if values is None:
             check(lib.fw_form_reset(self._h))
+            if self._has_async:  # every request was cancelled
+                self._driver.wake()  # type: ignore[union-attr]
             return
         if not isinstance(values, Mapping):
             raise TypeError(f"values must be a mapping of field ids to values, not {type(values).__name__}")
@@ -1053,6 +1397,8 @@ class Form:
         data = [_encode(value, "value") for value in values.values()]
         count = len(ids)
         check(lib.fw_form_reset_values(self._h, (c_char_p * count)(*ids), (c_char_p * count)(*data), count))
+        if self._has_async:
+            self._driver.wake()  # type: ignore[union-attr]
         initials = dict(self._initials)
         initials.update(values)
         self._initials = initials

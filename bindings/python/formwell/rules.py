@@ -17,6 +17,8 @@ rule               default message
 ``Regex(p)``       "Invalid format" (PCRE2, UTF mode, whole value must match)
 ``Matches(id)``    "Must match <label of id>" (the other field must be added earlier)
 ``Custom(f)``      the string ``f`` returns, else "Invalid value"
+``AsyncRule(n)``   the check's str, else "Invalid value"; "Could not check this value"
+                   when the check could not answer (it raised)
 =================  ================================================================
 
 =================  ================================================================
@@ -30,7 +32,11 @@ rule               default accessibility hint
 ``Regex(p)``       "Enter a value in the expected format"
 ``Matches(id)``    "Enter the same value as <label of id>"
 ``Custom(f)``      "Correct this field"
+``AsyncRule(n)``   "Correct this field"
 =================  ================================================================
+
+An :class:`AsyncRule` is checked by the host, not the library, and always runs after the field's
+synchronous rules, whatever its place in the list (its failures are numbered after them).
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ import ctypes
 import itertools
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Optional, Union
+from typing import Any, Awaitable, Callable, Dict, Optional, Union
 
 from . import _native
 from ._native import FW_VERDICT_ERROR, FW_VERDICT_INVALID, FW_VERDICT_VALID
@@ -48,6 +54,10 @@ from ._native import FW_VERDICT_ERROR, FW_VERDICT_INVALID, FW_VERDICT_VALID
 #: the rule's message or the default one).
 ValidatorResult = Union[None, bool, str]
 Validator = Callable[[str], ValidatorResult]
+
+#: What an asynchronous check returns (awaited when it is awaitable): None/True (valid), a message
+#: (invalid), False (invalid with the rule's message or the default one).
+AsyncCheck = Callable[[str], Union[ValidatorResult, Awaitable[ValidatorResult]]]
 
 _INT32_MAX = 2**31 - 1
 
@@ -305,6 +315,81 @@ class Custom(Rule):
         return rule
 
 
+@dataclass(frozen=True)
+class AsyncRule(Rule):
+    """An asynchronous rule (issue 12): a check the host makes (a server call: "is this username
+    free?"), with a debounce, that never blocks the form.
+
+    Args:
+        name: what the check is known by (non-empty): each :class:`formwell.Request` carries it, and
+            specs name it (``{"rule": "async", "name": ...}``).
+        check: ``async def check(value)`` (or a plain function; an awaitable result is awaited),
+            called by :meth:`formwell.Form.settle` / :meth:`formwell.Form.validate_async` with the
+            field's exact value. It returns:
+
+            * ``None`` or ``True``: valid;
+            * a ``str``: invalid, with that message (``message=``, when given, takes precedence);
+            * ``False``: invalid, with ``message=`` or "Invalid value".
+
+            If it raises, the verdict is an *error*: the field reads invalid with "Could not check
+            this value" (or the message of a :class:`formwell.CheckError` it raised) until its
+            value changes; other exceptions are logged on the ``formwell`` logger.
+            ``None``: no check here; one given to the form (``checks=``,
+            :meth:`formwell.Form.define_check`, :func:`formwell.register_check`) is used, or the
+            host answers requests itself (:meth:`formwell.Form.next_request`,
+            :meth:`formwell.Form.resolve`).
+        debounce: seconds (default 0.5, seed 03's "at least 500 ms") from a value change to the
+            request falling due; typing again before then replaces the request. Whole
+            milliseconds, 0 ... 2**31 - 1 ms.
+        message: replaces the message of an invalid verdict (not of an error verdict).
+        hint: the accessibility hint while this rule's failure is shown (default "Correct this
+            field").
+
+    It runs only when the value is non-empty and every synchronous rule of the field passes, and
+    only for values set after the field was added (the initial value counts as checked). While a
+    check is due or running the field reads :attr:`formwell.Validity.PENDING`.
+    """
+
+    name: str
+    check: Optional[AsyncCheck] = None
+    debounce: float = 0.5
+    message: Optional[str] = None
+    hint: Optional[str] = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise TypeError(f"an async rule's name must be a str, not {type(self.name).__name__}")
+        if not self.name:
+            from .errors import InvalidArgumentError
+
+            raise InvalidArgumentError("an async rule needs a non-empty name", _native.FW_ERR_INVALID_ARGUMENT)
+        _encode(self.name, "async rule name")
+        if self.check is not None and not callable(self.check):
+            raise TypeError(f"an async rule's check must be callable, not {type(self.check).__name__}")
+        _debounce_ms(self.debounce)
+
+    @property
+    def debounce_ms(self) -> int:
+        """The debounce in whole milliseconds (what the library and specs take)."""
+        return _debounce_ms(self.debounce)
+
+    def _struct(self) -> "_native.fw_rule":
+        return _rule_struct(_native.FW_RULE_ASYNC, self.message, self.hint, text=_encode(self.name, "async rule name"),
+                            length=self.debounce_ms)
+
+
+def _debounce_ms(seconds: Any) -> int:
+    """A debounce in seconds as whole milliseconds (rounded), checked against the C range."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise TypeError(f"debounce must be a number of seconds, not {type(seconds).__name__}")
+    if not seconds == seconds or not 0 <= seconds <= _INT32_MAX / 1000:  # NaN, negative, too long
+        from .errors import InvalidArgumentError
+
+        raise InvalidArgumentError(f"debounce {seconds!r} s is out of range (0 ... {_INT32_MAX / 1000} s)",
+                                   _native.FW_ERR_INVALID_ARGUMENT)
+    return min(round(seconds * 1000), _INT32_MAX)
+
+
 def _new_context(validate: Validator) -> int:
     """Registers ``validate`` under a new context id (what the C library's ``void *context`` holds)."""
     with _ids_lock:
@@ -343,6 +428,8 @@ __all__ = [
     "Regex",
     "Matches",
     "Custom",
+    "AsyncRule",
+    "AsyncCheck",
     "Validator",
     "ValidatorResult",
 ]

@@ -1,0 +1,363 @@
+"""Asynchronous rules (issue 12) on the Python side: the request/resolve types, the checks' registry,
+and the asyncio driver behind :meth:`formwell.Form.settle` and :meth:`formwell.Form.validate_async`.
+
+The library runs no thread and reads no clock. A value change that passes every synchronous rule
+makes it record a request per asynchronous rule, due after the rule's debounce on the host's clock;
+the host takes due requests (:meth:`Form.next_request`), checks them however it likes and resolves
+them by id (:meth:`Form.resolve`). A result for a request whose value has changed since is dropped
+as stale by the library, whatever order results arrive in. :meth:`Form.settle` is that host loop
+on the running asyncio event loop.
+"""
+
+from __future__ import annotations
+
+import enum
+import inspect
+import logging
+import time
+from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Set, Tuple
+
+# asyncio is imported where it is used: it imports subprocess, which importing formwell must not.
+
+from ._native import FW_ASYNC_ERROR, FW_ASYNC_INVALID, FW_ASYNC_VALID
+from .errors import InvalidHandleError, RequestClosedError
+from .rules import AsyncCheck
+
+if TYPE_CHECKING:  # pragma: no cover
+    import asyncio
+
+    from .form import Form
+
+logger = logging.getLogger("formwell")
+
+_UINT64_MAX = 2**64 - 1
+
+
+class Request(NamedTuple):
+    """One asynchronous check the form asks the host to make (:meth:`formwell.Form.next_request`):
+    the rule named ``rule`` on field ``field``'s exact ``value``. Resolve it by ``id``
+    (:meth:`formwell.Form.resolve` takes the request or its id)."""
+
+    #: Unique in the form: the first request is 1, then one more per request created.
+    id: int
+    #: The field id.
+    field: str
+    #: The field's index in registration order when the request was handed out.
+    index: int
+    #: The exact value to check.
+    value: str
+    #: The asynchronous rule's name.
+    rule: str
+    #: The host time (ms) from which it was due: when the value was set plus the debounce (or the
+    #: time of a submit that flushed it).
+    due: int
+
+
+class Verdict(str, enum.Enum):
+    """What the host found (``fw_async_verdict``). A ``str`` enum: ``Verdict.ERROR == "error"``."""
+
+    #: The value passes.
+    VALID = "valid"
+    #: The value fails (with the host's message, unless the rule has its own).
+    INVALID = "invalid"
+    #: The check could not be made (network down, ...): the field reads invalid with the host's
+    #: message, else "Could not check this value", until its value changes.
+    ERROR = "error"
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class Resolution(str, enum.Enum):
+    """What became of a result (:meth:`formwell.Form.resolve`). A ``str`` enum:
+    ``Resolution.APPLIED == "applied"``."""
+
+    #: It was the field's current request: its verdict is now the field's.
+    APPLIED = "applied"
+    #: The field's value changed (or the form was reset, or the field removed) since the request
+    #: was handed out: the result was dropped and counted in :attr:`formwell.Form.stale_results`.
+    STALE = "stale"
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class Outcome(str, enum.Enum):
+    """How a submit ends when asynchronous checks may still run (``fw_submit_outcome``). A ``str``
+    enum: ``Outcome.PENDING == "pending"``."""
+
+    VALID = "valid"
+    #: A field taking part fails now.
+    INVALID = "invalid"
+    #: No field fails, but some wait for an asynchronous check.
+    PENDING = "pending"
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class SubmitResult(NamedTuple):
+    """What :meth:`formwell.Form.submit` answers: the :class:`Outcome` and, when it is
+    ``PENDING``, the ids of the fields taking part that wait for a check (registration order).
+    True (``bool(result)``) only when the outcome is ``VALID``."""
+
+    outcome: Outcome
+    pending_fields: List[str]
+
+    @property
+    def valid(self) -> bool:
+        return self.outcome is Outcome.VALID
+
+    @property
+    def invalid(self) -> bool:
+        return self.outcome is Outcome.INVALID
+
+    @property
+    def pending(self) -> bool:
+        return self.outcome is Outcome.PENDING
+
+    def __bool__(self) -> bool:
+        return self.outcome is Outcome.VALID
+
+
+class CheckError(Exception):
+    """Raised by an asynchronous check that could not answer, to give the error verdict a message
+    of its own: ``raise CheckError("The server is unreachable, try again")``. (Any other exception
+    gives the library's "Could not check this value" and is logged on the ``formwell`` logger.)"""
+
+    def __init__(self, message: Optional[str] = None) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+_VERDICTS = {Verdict.VALID: FW_ASYNC_VALID, Verdict.INVALID: FW_ASYNC_INVALID, Verdict.ERROR: FW_ASYNC_ERROR}
+
+
+def verdict_code(verdict: Any) -> int:
+    """The fw_async_verdict of ``True`` / ``False`` / a :class:`Verdict` / its name."""
+    if verdict is True:
+        return FW_ASYNC_VALID
+    if verdict is False:
+        return FW_ASYNC_INVALID
+    if isinstance(verdict, str):
+        try:
+            return _VERDICTS[Verdict(verdict)]
+        except ValueError:
+            pass
+        from .errors import InvalidArgumentError
+
+        raise InvalidArgumentError(f"unknown verdict {verdict!r} (expected valid, invalid or error)", 7)
+    raise TypeError(f"a verdict is True, False or a formwell.Verdict, not {type(verdict).__name__}")
+
+
+def request_id(request: Any) -> int:
+    """The id of a :class:`Request`, or an int id as given (0 ... 2**64 - 1)."""
+    rid = request.id if isinstance(request, Request) else request
+    if isinstance(rid, bool) or not isinstance(rid, int):
+        raise TypeError(f"a request is a formwell.Request or its id (int), not {type(request).__name__}")
+    if not 0 <= rid <= _UINT64_MAX:
+        from .errors import UnknownRequestError
+
+        raise UnknownRequestError(f"request id {rid} was never issued (ids are 1 ... 2**64 - 1)", 13)
+    return rid
+
+
+def check_ms(now_ms: Any, what: str = "now_ms") -> int:
+    """A host time in whole milliseconds (0 ... 2**64 - 1)."""
+    if isinstance(now_ms, bool) or not isinstance(now_ms, int):
+        raise TypeError(f"{what} must be an int (milliseconds), not {type(now_ms).__name__}")
+    if not 0 <= now_ms <= _UINT64_MAX:
+        from .errors import InvalidArgumentError
+
+        raise InvalidArgumentError(f"{what} {now_ms} is out of range (0 ... 2**64 - 1)", 7)
+    return now_ms
+
+
+def monotonic_ms() -> int:
+    """The default clock of a form: ``time.monotonic()`` in whole milliseconds (asyncio's
+    ``loop.time()`` reads the same clock)."""
+    return int(time.monotonic() * 1000)
+
+
+# ---- checks by name (specs), as register_validator is for custom rules ----
+
+#: name -> check: what a spec's ``{"rule": "async", "name": ...}`` resolves against when the load
+#: does not give that name in ``checks=`` (see :func:`register_check`).
+_registry: Dict[str, AsyncCheck] = {}
+
+
+def register_check(name: str, check: Optional[AsyncCheck] = None) -> Any:
+    """Registers the asynchronous check ``check`` in this process under ``name``: a form whose async
+    rule of that name has no check of its own (an :class:`formwell.AsyncRule` without ``check=``,
+    a spec loaded without that name in ``checks=``, an unpickled form) uses it. Specs loaded
+    afterwards take it at load time; forms that have no check for the name look it up here when a
+    request of that name comes up. Registering a name again replaces the check for what comes
+    later. Usable as a decorator: ``@register_check("username_available")``."""
+    if not isinstance(name, str) or not name:
+        raise TypeError("a check name is a non-empty str")
+    if check is None:
+        def decorate(function: AsyncCheck) -> AsyncCheck:
+            register_check(name, function)
+            return function
+
+        return decorate
+    if not callable(check):
+        raise TypeError(f"a check must be callable, not {type(check).__name__}")
+    _registry[name] = check
+    return check
+
+
+def unregister_check(name: str) -> None:
+    """Forgets a name given to :func:`register_check` (``KeyError`` if it was not)."""
+    del _registry[name]
+
+
+def registered_checks() -> Dict[str, AsyncCheck]:
+    """A copy of the process-wide registry of :func:`register_check`."""
+    return dict(_registry)
+
+
+def async_rule_names(spec: Any) -> List[str]:
+    """The names a spec's ``async`` rules use (anything malformed is left for the library)."""
+    from collections.abc import Mapping
+
+    names: List[str] = []
+    fields = spec.get("fields") if isinstance(spec, Mapping) else None
+    for field in fields if isinstance(fields, list) else []:
+        rules = field.get("rules") if isinstance(field, Mapping) else None
+        for rule in rules if isinstance(rules, list) else []:
+            if isinstance(rule, Mapping) and rule.get("rule") == "async" and isinstance(rule.get("name"), str):
+                names.append(rule["name"])
+    return names
+
+
+# ---- running checks on an event loop ----
+
+
+def _result_verdict(result: Any) -> Tuple[Verdict, Optional[str]]:
+    """A check's return value as a verdict and its message."""
+    if result is None or result is True:
+        return Verdict.VALID, None
+    if result is False:
+        return Verdict.INVALID, None
+    if isinstance(result, str):
+        return Verdict.INVALID, result
+    raise TypeError(
+        "an async check must return None or True (valid), or a message str or False (invalid), "
+        f"not {type(result).__name__}"
+    )
+
+
+async def run_check(form: "Form", request: Request, check: AsyncCheck) -> Optional[Resolution]:
+    """Runs one check and applies its answer to the form (the body of each check task): the
+    library drops it as stale if the value changed meanwhile. Answers the resolution, or None when
+    the form was closed first."""
+    try:
+        result = check(request.value)
+        if inspect.isawaitable(result):
+            result = await result
+        verdict, message = _result_verdict(result)
+    except CheckError as error:
+        verdict, message = Verdict.ERROR, error.message
+    except Exception:  # noqa: BLE001 - the check could not answer: an error verdict
+        logger.warning("formwell: the async check %r raised on request %d of field %r", request.rule,
+                       request.id, request.field, exc_info=True)
+        verdict, message = Verdict.ERROR, None
+    if form.closed:
+        return None
+    try:
+        return form.resolve(request.id, verdict, message)
+    except InvalidHandleError:  # closed meanwhile
+        return None
+    except RequestClosedError:  # the host resolved it by hand meanwhile: its answer stands
+        logger.info("formwell: request %d was resolved before its check answered", request.id)
+        return None
+
+
+class Driver:
+    """A form's asyncio state: the check tasks it runs (one per request handed out by
+    :meth:`Form.settle`), and the futures of the settle loops waiting for something to happen
+    (a check answering, a value change, a resolve from another thread, a submit)."""
+
+    __slots__ = ("tasks", "waiters")
+
+    def __init__(self) -> None:
+        self.tasks: Set["asyncio.Task[Any]"] = set()
+        self.waiters: List[Tuple[asyncio.AbstractEventLoop, "asyncio.Future[None]"]] = []
+
+    def wake(self) -> None:
+        """Wakes every waiting settle loop (from any thread)."""
+        for loop, future in list(self.waiters):
+            try:
+                loop.call_soon_threadsafe(_set_done, future)
+            except RuntimeError:  # the loop is closed
+                pass
+
+    def start(self, form: "Form", request: Request, check: AsyncCheck, loop: asyncio.AbstractEventLoop) -> None:
+        task = loop.create_task(run_check(form, request, check), name=f"formwell check {request.id} ({request.rule})")
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def running(self, loop: asyncio.AbstractEventLoop) -> List["asyncio.Task[Any]"]:
+        return [task for task in self.tasks if not task.done() and task.get_loop() is loop]
+
+    def cancel(self) -> None:
+        """Cancels every check task (the form is closing)."""
+        for task in list(self.tasks):
+            try:
+                task.get_loop().call_soon_threadsafe(task.cancel)
+            except RuntimeError:  # the loop is closed
+                pass
+
+
+def _set_done(future: "asyncio.Future[None]") -> None:
+    if not future.done():
+        future.set_result(None)
+
+
+async def settle(form: "Form", watch: Optional[Set[str]] = None) -> None:
+    """The host loop (see :meth:`Form.settle`). ``watch`` (validate_async): stop as soon as none
+    of these fields is pending, without waiting for other fields or for superseded checks."""
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    driver = form._driver
+    while True:
+        waiter = loop.create_future()
+        entry = (loop, waiter)
+        driver.waiters.append(entry)  # before looking: a wake from now on is not missed
+        try:
+            now = form._now()
+            for request in form.due_requests(now):
+                check = form._check_for(request.rule)
+                if check is None:  # unregistered since settle began, or added behind the binding's back
+                    logger.error("formwell: no check for the async rule %r: request %d answered as an error",
+                                 request.rule, request.id)
+                    form.resolve(request.id, Verdict.ERROR)
+                    continue
+                driver.start(form, request, check, loop)
+            running = driver.running(loop)
+            pending = form._pending_count()
+            if watch is None:
+                if not pending and not running:
+                    return
+            elif not pending or not watch.intersection(form.pending_fields):
+                return
+            due = form.next_due
+            timeout = None if due is None else max(0.0, (due - form._now_exact()) / 1000) + 0.001
+            await asyncio.wait([waiter, *running], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            try:
+                driver.waiters.remove(entry)
+            except ValueError:  # pragma: no cover
+                pass
+            waiter.cancel()
+
+
+async def validate_async(form: "Form", group: Optional[str]) -> bool:
+    """See :meth:`Form.validate_async`."""
+    result = form.submit(group)
+    while result.outcome is Outcome.PENDING:
+        await settle(form, set(result.pending_fields))
+        result = form.submit(group)
+    return result.outcome is Outcome.VALID
