@@ -6,7 +6,14 @@ remove_field, validate / touch_all with a group and reset with values; steps tha
 (``"error"``: the exception class of that status, and the form exactly as before); the per-field keys
 errors, tint, label_raised, emphasized, hint, visited, dirty, modified_since_submit, external_error
 (compared when present) and the form keys dirty_fields, submit_count, submit_failed, announcement,
-valid_in, first_invalid_in and changed (changed_since the revision before the step)."""
+valid_in, first_invalid_in and changed (changed_since the revision before the step).
+
+Vectors 20-24's additions (asynchronous rules, on the host's clock) too: tick; type / set_value with
+``now`` (the form's clock reads it: the binding tells the library before setting the value); take
+(``next_request(now)``, the request remembered under its label ``as``, or ``expect_request`` null:
+nothing due); resolve by label or raw id (``returns`` applied / stale, or the step's ``error``:
+unknown_request, request_closed, invalid_argument); submit (``returns`` valid / invalid / pending);
+validity ``pending``; the form keys pending_fields, stale_results and next_due."""
 
 import glob
 import json
@@ -21,6 +28,23 @@ from conftest import REPO_ROOT
 
 VECTORS = sorted(glob.glob(os.path.join(REPO_ROOT, "Tests", "Conformance", "*.json")))
 VALIDATORS = {"starts_with_plus": lambda v: None if v.startswith("+") else "Number must start with '+'"}
+
+
+class VectorClock:
+    """The host clock of a vector run: the last ``now`` a step gave (a form starts at 0)."""
+
+    def __init__(self):
+        self.now = 0
+
+    def __call__(self):
+        return self.now
+
+
+def vector_form(spec):
+    """A form for a vector's spec, on a clock the steps drive (see apply)."""
+    form = Form.from_spec(spec, validators=VALIDATORS, clock=VectorClock())
+    form.request_labels = {}  # label of a take -> the request's id
+    return form
 
 
 #: Per-field keys a vector may give besides the six base keys (compared when present), and how
@@ -57,7 +81,10 @@ def observed(state, want):
 
 
 def apply(form, step, where):
+    """Runs one step on a form made by vector_form."""
     event, field = step["event"], step.get("field")
+    if "now" in step:
+        form.clock.now = step["now"]  # read by the binding: tick, set_value, take
     if event == "focus":
         form.focus(field)
     elif event == "blur":
@@ -82,6 +109,35 @@ def apply(form, step, where):
         form.clear_errors()
     elif event == "remove_field":
         form.remove_field(field)
+    elif event == "tick":
+        form.tick(step["now"])
+    elif event == "take":
+        request = form.next_request(step["now"])
+        want = step["expect_request"]
+        if want is None:
+            assert request is None, f"{where}: take handed out {request} where nothing is due"
+        else:
+            assert request is not None, f"{where}: take handed out nothing"
+            assert {"field": request.field, "value": request.value, "rule": request.rule} == want, f"{where}: take"
+            assert request.index == form.field_ids.index(request.field), f"{where}: take: index"
+            assert request.due <= step["now"], f"{where}: take: due"
+            form.request_labels[step["as"]] = request.id
+    elif event == "resolve":
+        label = step["request"]
+        request = label if isinstance(label, int) else form.request_labels[label]
+        returned = form.resolve(request, formwell.Verdict(step["verdict"]), step.get("message"))
+        if "error" not in step:
+            assert returned == step["returns"], f"{where}: resolve"
+    elif event == "submit":
+        result = form.submit(group=step.get("group"))
+        if "error" not in step:
+            assert result.outcome == step["returns"], f"{where}: submit"
+            assert bool(result) is (step["returns"] == "valid"), f"{where}: submit truth"
+            if result.outcome == "pending":
+                assert result.pending_fields, f"{where}: submit pending without pending fields"
+                assert set(result.pending_fields) <= set(form.pending_fields), f"{where}: submit's pending fields"
+            else:
+                assert result.pending_fields == [], f"{where}: submit's pending fields"
     else:
         pytest.fail(f"{where}: unknown event {event!r}")
 
@@ -95,7 +151,8 @@ def error_class(name):
 
 def whole_state(form):
     return (form.field_ids, form.states(), form.is_valid, form.first_invalid, form.revision, form.submit_count,
-            form.submit_failed, form.announcement)
+            form.submit_failed, form.announcement, form.pending_fields, form.stale_results, form.next_due,
+            form.clock_ms)
 
 
 def check_expectations(form, expected, where, revision_before):
@@ -106,7 +163,7 @@ def check_expectations(form, expected, where, revision_before):
     assert form.is_valid is expected["valid"], f"{where}: valid"
     assert form.first_invalid == expected["first_invalid"], f"{where}: first_invalid"
     known = {"fields", "valid", "first_invalid", "dirty_fields", "submit_count", "submit_failed", "announcement",
-             "valid_in", "first_invalid_in", "changed"}
+             "valid_in", "first_invalid_in", "changed", "pending_fields", "stale_results", "next_due"}
     assert not set(expected) - known, f"{where}: unknown form keys {sorted(set(expected) - known)}"
     if "dirty_fields" in expected:
         assert form.dirty_fields == expected["dirty_fields"], f"{where}: dirty_fields"
@@ -123,6 +180,13 @@ def check_expectations(form, expected, where, revision_before):
         assert form.first_invalid_in(group) == first, f"{where}: first_invalid_in[{group!r}]"
     if "changed" in expected:
         assert form.changed_since(revision_before) == expected["changed"], f"{where}: changed"
+    if "pending_fields" in expected:
+        assert form.pending_fields == expected["pending_fields"], f"{where}: pending_fields"
+        assert form._pending_count() == len(expected["pending_fields"]), f"{where}: pending_count"
+    if "stale_results" in expected:
+        assert form.stale_results == expected["stale_results"], f"{where}: stale_results"
+    if "next_due" in expected:
+        assert form.next_due == expected["next_due"], f"{where}: next_due"
 
 
 def test_there_are_vectors():
@@ -134,7 +198,7 @@ def test_vector(path):
     with open(path, encoding="utf-8") as file:
         vector = json.load(file)
     name = os.path.basename(path)
-    with Form.from_spec(vector["spec"], validators=VALIDATORS) as form:
+    with vector_form(vector["spec"]) as form:
         for index, step in enumerate(vector["steps"]):
             where = f"{name} step {index} ({step['event']} {step.get('field', '')})"
             revision = form.revision

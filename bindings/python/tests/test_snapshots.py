@@ -35,7 +35,7 @@ from formwell import (
 )
 from formwell._native import lib
 
-from test_conformance import VALIDATORS, VECTORS, apply, error_class
+from test_conformance import VECTORS, apply, error_class, vector_form
 from test_seed_forms import login_form, profile_form, registration_form
 
 
@@ -103,7 +103,7 @@ def check_form(form, where=""):
 def test_state_equals_per_property_reads_over_the_conformance_vectors(path):
     with open(path, encoding="utf-8") as file:
         vector = json.load(file)
-    with Form.from_spec(vector["spec"], validators=VALIDATORS) as form:
+    with vector_form(vector["spec"]) as form:
         check_form(form, "initial")
         for number, step in enumerate(vector["steps"]):
             if "error" in step:  # a step that must fail (and change nothing)
