@@ -55,6 +55,20 @@ def test_shipped_specs_validate(name, spec):
         {"formwell": 1, "fields": [{"id": "a", "groups": [1]}]},
         {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "email", "hint": 3}]}]},
         {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "email", "hnit": "typo"}]}]},
+        # issue 12's async rule: a name, an integer debounce in range, nothing else
+        {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "async"}]}]},
+        {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "async", "name": ""}]}]},
+        {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "async", "name": None}]}]},
+        {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "async", "name": 3}]}]},
+        {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "async", "name": "x", "debounce_ms": -1}]}]},
+        {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "async", "name": "x", "debounce_ms": 1.5}]}]},
+        {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "async", "name": "x", "debounce_ms": "500"}]}]},
+        {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "async", "name": "x", "debounce_ms": None}]}]},
+        {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "async", "name": "x", "debounce_ms": 2**31}]}]},
+        {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "async", "name": "x", "debounce": 500}]}]},
+        {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "async", "name": "x", "pattern": "a+"}]}]},
+        {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "async", "name": "x", "message": 1}]}]},
+        {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "custom", "name": "x", "debounce_ms": 5}]}]},
     ],
 )
 def test_shape_errors_are_refused_by_both(spec):
@@ -95,3 +109,49 @@ def test_modes_groups_and_hints_are_accepted_by_both_and_exported_valid():
     assert exported["fields"][0]["groups"] == ["account"] and exported["fields"][0]["mode"] == "on_blur"
     assert exported["fields"][0]["rules"][0] == {"rule": "required", "hint": "Type your email"}
     assert exported["fields"][1]["groups"] == ["account", "security"] and "mode" not in exported["fields"][1]
+
+
+ASYNC_SPEC = {
+    "formwell": 1,
+    "fields": [
+        {"id": "username", "label": "Username",
+         "rules": [{"rule": "required"}, {"rule": "async", "name": "username_available"},
+                   {"rule": "min_length", "length": 3}]},
+        {"id": "confirm",
+         "rules": [{"rule": "async", "name": "policy", "debounce_ms": 0, "message": "Too weak",
+                    "hint": "Add a symbol"},
+                   {"rule": "async", "name": "not_previous", "debounce_ms": 2147483647, "message": None,
+                    "hint": None}]},
+    ],
+}
+
+
+def test_async_rules_are_accepted_by_both_and_exported_valid():
+    """The async rule object (issue 12): name required, debounce_ms an integer 0 ... 2**31 - 1
+    (absent: 500), message and hint; the library exports it with its debounce written out, after
+    the field's synchronous rules."""
+    VALIDATOR.validate(ASYNC_SPEC)
+    with Form.from_spec(ASYNC_SPEC) as form:
+        exported = form.to_spec()
+        VALIDATOR.validate(exported)
+    assert exported["fields"][0]["rules"] == [
+        {"rule": "required"}, {"rule": "min_length", "length": 3},
+        {"rule": "async", "name": "username_available", "debounce_ms": 500},
+    ]
+    assert exported["fields"][1]["rules"] == [
+        {"rule": "async", "name": "policy", "debounce_ms": 0, "message": "Too weak", "hint": "Add a symbol"},
+        {"rule": "async", "name": "not_previous", "debounce_ms": 2147483647},
+    ]
+
+
+def test_an_async_rule_made_in_python_exports_as_the_schema_says():
+    from formwell import AsyncRule, Required
+
+    with Form() as form:
+        form.add_field("u", [AsyncRule("free", debounce=0.25, message="Taken", hint="Try another"), Required()])
+        exported = form.to_spec()
+    VALIDATOR.validate(exported)
+    assert exported["fields"][0]["rules"] == [
+        {"rule": "required"},
+        {"rule": "async", "name": "free", "debounce_ms": 250, "message": "Taken", "hint": "Try another"},
+    ]
