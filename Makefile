@@ -29,7 +29,7 @@ EXAMPLES   := $(basename $(notdir $(wildcard bindings/c/examples/*.c)))
 
 
 
-.PHONY: all setup lib cli header check-header demo walkthrough install uninstall test-python test-lua test-cli bench \
+.PHONY: all setup lib cli header check-header demo walkthrough tui test-tui install uninstall test-python test-lua test-cli bench \
         fuzz test-fuzz test-tsan \
         test test-swift test-c test-c-asan test-c-valgrind test-install test-symbols coverage clean
 .DELETE_ON_ERROR:
@@ -97,6 +97,10 @@ demo: cli
 walkthrough: lib $(CBUILD)/registration_walkthrough
 	$(CBUILD)/registration_walkthrough
 
+# Seed 03's sign-up form in the terminal (plain ANSI sequences and termios, the C ABI only).
+tui: lib $(CBUILD)/signup_tui
+	$(CBUILD)/signup_tui
+
 install: lib
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
 	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/libformwell.so.$(VERSION)
@@ -122,6 +126,12 @@ test-c: lib $(addprefix $(CBUILD)/,$(C_TESTS)) $(CBUILD)/conformance_runner $(CB
 	@for t in $(C_TESTS); do $(CBUILD)/$$t || exit 1; done
 	$(CBUILD)/conformance_runner Tests/Conformance/*.json
 	$(CBUILD)/username_async
+
+# The terminal sign-up form typed into inside a private tmux server at 80x24 (Tests/TUI); the screens
+# it captures go to $(CBUILD)/tui_captures.txt (the README's pictures).
+test-tui: lib $(CBUILD)/signup_tui
+	SIGNUP_TUI=$(abspath $(CBUILD))/signup_tui SIGNUP_TUI_CAPTURES=$(abspath $(CBUILD))/tui_captures.txt \
+	    python3 -m pytest Tests/TUI -q -p no:cacheprovider
 
 # The C tests built with AddressSanitizer and UBSan (the library itself is not instrumented).
 test-c-asan: lib $(addprefix $(CBUILD)/asan/,$(C_TESTS))
@@ -165,7 +175,7 @@ test-tsan:
 test-cli: cli
 	FORMWELL_CLI=$(abspath $(CLI)) python3 -m pytest Tests/CLI -q -p no:cacheprovider
 
-test: setup test-swift check-header test-c test-c-asan test-c-valgrind test-symbols test-install test-python test-lua test-cli test-tsan test-fuzz
+test: setup test-swift check-header test-c test-tui test-c-asan test-c-valgrind test-symbols test-install test-python test-lua test-cli test-tsan test-fuzz
 	@echo "All tests passed."
 
 # Source-based coverage of Sources/ (instrumented builds in .build/coverage, never .build/release):
