@@ -31,6 +31,7 @@ static const char *validity_name(fw_validity validity) {
     case FW_VALIDITY_EMPTY: return "empty";
     case FW_VALIDITY_VALID: return "valid";
     case FW_VALIDITY_INVALID: return "invalid";
+    case FW_VALIDITY_PENDING: return "pending";
     }
     return "?";
 }
