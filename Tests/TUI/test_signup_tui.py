@@ -172,21 +172,23 @@ class Screen:
         raise AssertionError(f"no panel line {name!r}")
 
     def describe(self):
-        """A line per field: label position, border colour, message (the README's legend)."""
-        lines = []
+        """What the plain text loses, read from the escape sequences (the README's legend)."""
+        borders, lines = [], []
         for i, label in enumerate(LABELS):
-            border = self.border(i)
-            note = f"{label}: label {self.label(i)}, border {border.replace(' bold', ', bold (focused)')}"
-            if self.checked(i):
-                note += ", ✓"
+            note = f"{label} {self.border(i).replace(' bold', ' and bold (focused)')}"
+            if self.label(i) == IN:
+                note += " with the label inside"
+            borders.append(note)
             if self.message(i):
-                note += f", {self.message_colour(i)} line under it"
-            lines.append(note)
+                lines.append(f"{label}'s {self.message_colour(i)}")
+        text = f"Borders: {'; '.join(borders)}."
+        if lines:
+            text += f" Lines under the boxes: {', '.join(lines)}."
         if self.status():
-            lines.append(f"status line in {self.status_colour()}")
+            text += f" Status line: {self.status_colour()}."
         if self.cursor:
-            lines.append(f"cursor at column {self.cursor[0]}, row {self.cursor[1]}")
-        return lines
+            text += f" Cursor: column {self.cursor[0]}, row {self.cursor[1]}."
+        return text
 
 
 def check(screen, borders=None, labels=None, values=None, messages=None, status=None, cursor=None,
@@ -341,9 +343,9 @@ def write_captures():
         return
     parts = []
     for title, screen, legend in CAPTURED:
-        parts.append(f"### {title}\n\n```\n{screen.plain()}\n```\n")
+        parts.append(f"**{title}**\n\n```\n{screen.plain()}\n```\n")
         if legend:
-            parts.append("\n".join(f"- {line}" for line in screen.describe()) + "\n")
+            parts.append(screen.describe() + "\n")
     pathlib.Path(CAPTURES).write_text("\n".join(parts))
 
 
