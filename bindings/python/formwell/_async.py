@@ -323,6 +323,8 @@ async def settle(form: "Form", watch: Optional[Set[str]] = None) -> None:
     loop = asyncio.get_running_loop()
     driver = form._driver
     while True:
+        if form.closed:  # close() cancelled the checks: nothing left to wait for
+            return
         waiter = loop.create_future()
         entry = (loop, waiter)
         driver.waiters.append(entry)  # before looking: a wake from now on is not missed
@@ -338,14 +340,18 @@ async def settle(form: "Form", watch: Optional[Set[str]] = None) -> None:
                 driver.start(form, request, check, loop)
             running = driver.running(loop)
             pending = form._pending_count()
+            due = form.next_due
             if watch is None:
                 if not pending and not running:
                     return
             elif not pending or not watch.intersection(form.pending_fields):
                 return
-            due = form.next_due
             timeout = None if due is None else max(0.0, (due - form._now_exact()) / 1000) + 0.001
             await asyncio.wait([waiter, *running], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        except InvalidHandleError:
+            if form.closed:  # closed by another task or thread while this one looked
+                return
+            raise
         finally:
             try:
                 driver.waiters.remove(entry)

@@ -1256,8 +1256,8 @@ class Form:
         changed since is dropped as stale: :attr:`stale_results`). Returns when no field is
         pending and every check it started has answered (superseded ones included). Value
         changes while it runs are followed (a keystroke handler may also start one
-        ``asyncio.create_task(form.settle())`` per burst). Checks keep running if it is cancelled,
-        and are cancelled by :meth:`close`.
+        ``asyncio.create_task(form.settle())`` per burst). Checks keep running if it is cancelled;
+        :meth:`close` cancels them, and a settle running then returns.
 
         Raises ``LookupError`` (before taking anything) when an async rule of the form has no
         check (see :class:`formwell.AsyncRule`'s ``check``); requests handed out by

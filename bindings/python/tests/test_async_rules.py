@@ -610,9 +610,12 @@ def test_close_cancels_running_checks():
         await asyncio.sleep(0.05)
         tasks = list(form._driver.tasks)
         form.close()
-        with pytest.raises(InvalidHandleError):
-            await asyncio.wait_for(settling, 5)
+        await asyncio.wait_for(settling, 5)  # returns: nothing left to wait for
         await asyncio.sleep(0)
+        with pytest.raises(InvalidHandleError):
+            await form.settle()
+        with pytest.raises(InvalidHandleError):
+            await form.validate_async()
         return started, [task.cancelled() for task in tasks]
 
     assert asyncio.run(scenario()) == (["v"], [True])
