@@ -22,6 +22,7 @@
 #endif
 
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <poll.h>
 #include <signal.h>
@@ -57,6 +58,7 @@ static const char *const TAKEN[] = {"admin", "root", "ada", "grace", NULL};
 static struct termios saved_termios;
 static volatile sig_atomic_t terminal_raw = 0;
 static volatile sig_atomic_t resized = 1;
+static int wake_pipe[2] = {-1, -1}; /* SIGWINCH writes a byte here, so a poll never misses a resize */
 
 static void write_all(const char *data, size_t length) {
     while (length > 0) {
@@ -86,8 +88,14 @@ static void on_fatal_signal(int sig) {
 }
 
 static void on_resize(int sig) {
+    int saved = errno;
     (void)sig;
     resized = 1;
+    if (wake_pipe[1] >= 0) {
+        ssize_t ignored = write(wake_pipe[1], "w", 1);
+        (void)ignored;
+    }
+    errno = saved;
 }
 
 static void enter_raw_mode(void) {
@@ -99,6 +107,11 @@ static void enter_raw_mode(void) {
 
     if (tcgetattr(STDIN_FILENO, &saved_termios) != 0) {
         perror("signup_tui: tcgetattr");
+        exit(1);
+    }
+    if (pipe(wake_pipe) != 0 || fcntl(wake_pipe[0], F_SETFL, O_NONBLOCK) != 0
+        || fcntl(wake_pipe[1], F_SETFL, O_NONBLOCK) != 0) {
+        perror("signup_tui: pipe");
         exit(1);
     }
     memset(&action, 0, sizeof action);
@@ -783,20 +796,25 @@ int main(void) {
     must(fw_form_tick(a.form, now_ms(&a)), "fw_form_tick");
     must(fw_field_focus(a.form, FIELD_IDS[0]), "fw_field_focus");
     while (!a.quit) {
-        struct pollfd fd;
+        struct pollfd fds[2];
         int ready;
         if (resized) {
+            char drain[16];
+            while (read(wake_pipe[0], drain, sizeof drain) > 0) {}
             resized = 0;
             read_size(&a);
         }
         pump_checks(&a);
         draw(&a);
-        fd.fd = STDIN_FILENO;
-        fd.events = POLLIN;
-        fd.revents = 0;
-        ready = poll(&fd, 1, poll_timeout(&a));
+        fds[0].fd = STDIN_FILENO;
+        fds[0].events = POLLIN;
+        fds[0].revents = 0;
+        fds[1].fd = wake_pipe[0];
+        fds[1].events = POLLIN;
+        fds[1].revents = 0;
+        ready = poll(fds, 2, a.input_start < a.input_length ? 0 : poll_timeout(&a));
         if (ready < 0 && errno != EINTR) break;
-        if (ready > 0 || a.input_start < a.input_length) {
+        if ((ready > 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) || a.input_start < a.input_length) {
             /* The engine reads no clock: tell it the time before the events it should stamp. */
             must(fw_form_tick(a.form, now_ms(&a)), "fw_form_tick");
             while (!a.quit && handle_key(&a)) {}
