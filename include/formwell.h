@@ -726,6 +726,13 @@ FW_API fw_status fw_form_field_count(fw_form *form, size_t *out_count);
 FW_API fw_status fw_form_field_id(fw_form *form, size_t index, char *buf, size_t buf_size, size_t *out_length);
 
 /**
+ * Stores the index (registration order) of the field that has focus in *out_index and true in
+ * *out_focused; when no field has focus, *out_index is 0 and *out_focused false.
+ * Returns: FW_OK and both set; or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_focused_field(fw_form *form, size_t *out_index, bool *out_focused);
+
+/**
  * The number of forms created and not yet freed in this process (for leak checks in tests and bindings).
  * Returns: the number of live forms.
  */
@@ -1092,6 +1099,13 @@ FW_API fw_status fw_form_is_valid_group(fw_form *form, const char *group, bool *
  */
 FW_API fw_status fw_form_first_invalid_group(fw_form *form, const char *group, char *buf, size_t buf_size, size_t *out_length);
 
+/**
+ * Stores in *out_member whether the field named field_id belongs to the group (false for a group no
+ * field belongs to).
+ * Returns: FW_OK and *out_member set; FW_ERR_UNKNOWN_FIELD; or a general error (see Conventions).
+ */
+FW_API fw_status fw_field_in_group(fw_form *form, const char *field_id, const char *group, bool *out_member);
+
 /* ---- External errors: errors set from outside the rules ---- */
 
 /**
@@ -1372,6 +1386,15 @@ FW_API fw_status fw_form_submit(fw_form *form, const char *group, int32_t *out_o
  * Returns: FW_OK and both set; or a general error (see Conventions).
  */
 FW_API fw_status fw_form_next_due_time(fw_form *form, uint64_t *out_due_ms, bool *out_scheduled);
+
+/**
+ * Stores in out_indices[0 ...] the indices (registration order) of the fields waiting for an
+ * asynchronous check (scheduled or handed out), whatever their modes show, and their number in
+ * *out_count. With out_indices NULL (capacity 0) it only counts. When the count exceeds
+ * capacity nothing is stored and the call returns FW_ERR_BUFFER_TOO_SMALL.
+ * Returns: FW_OK and *out_count set; FW_ERR_BUFFER_TOO_SMALL (*out_count set, nothing stored); or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_pending_fields(fw_form *form, size_t *out_indices, size_t capacity, size_t *out_count);
 
 #ifdef __cplusplus
 }

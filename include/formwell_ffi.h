@@ -145,6 +145,7 @@ fw_status fw_form_is_valid(fw_form *form, bool *out_valid);
 fw_status fw_form_first_invalid(fw_form *form, char *buf, size_t buf_size, size_t *out_length);
 fw_status fw_form_field_count(fw_form *form, size_t *out_count);
 fw_status fw_form_field_id(fw_form *form, size_t index, char *buf, size_t buf_size, size_t *out_length);
+fw_status fw_form_focused_field(fw_form *form, size_t *out_index, bool *out_focused);
 size_t fw_form_live_count(void);
 fw_status fw_field_add_required(fw_form *form, const char *field_id, const char *message);
 fw_status fw_field_add_email(fw_form *form, const char *field_id, const char *message);
@@ -188,6 +189,7 @@ fw_status fw_form_validate_group(fw_form *form, const char *group, bool *out_val
 fw_status fw_form_touch_all_group(fw_form *form, const char *group);
 fw_status fw_form_is_valid_group(fw_form *form, const char *group, bool *out_valid);
 fw_status fw_form_first_invalid_group(fw_form *form, const char *group, char *buf, size_t buf_size, size_t *out_length);
+fw_status fw_field_in_group(fw_form *form, const char *field_id, const char *group, bool *out_member);
 fw_status fw_field_set_error(fw_form *form, const char *field_id, const char *message);
 fw_status fw_field_clear_error(fw_form *form, const char *field_id);
 fw_status fw_form_clear_errors(fw_form *form);
@@ -207,3 +209,4 @@ fw_status fw_form_next_request(fw_form *form, uint64_t now_ms, fw_request *out_r
 fw_status fw_form_resolve(fw_form *form, uint64_t request_id, int32_t verdict, const char *message, bool *out_stale);
 fw_status fw_form_submit(fw_form *form, const char *group, int32_t *out_outcome);
 fw_status fw_form_next_due_time(fw_form *form, uint64_t *out_due_ms, bool *out_scheduled);
+fw_status fw_form_pending_fields(fw_form *form, size_t *out_indices, size_t capacity, size_t *out_count);

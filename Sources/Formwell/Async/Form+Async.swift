@@ -157,8 +157,11 @@ extension Form {
     /// Results dropped as stale since the form was created.
     public var staleResults: Int { staleResultCount }
 
-    /// The fields waiting for an asynchronous check, in registration order.
-    public var pendingFieldIDs: [String] { fields.filter { $0.strictVerdict == .pending }.map(\.id) }
+    /// The fields waiting for an asynchronous check, in registration order (whatever their modes show).
+    public var pendingFieldIDs: [String] { pendingFieldIndices.map { fields[$0].id } }
+
+    /// Indices of `pendingFieldIDs`.
+    public var pendingFieldIndices: [Int] { fields.indices.filter { fields[$0].strictVerdict == .pending } }
 
     /// Seed 03's submit with asynchronous rules: `validate(group:)`, whose debounced requests are due
     /// at once (a submit does not wait out a debounce), answered as valid, invalid (some field fails

@@ -22,6 +22,11 @@ extension Form {
         if !fields[position].groups.contains(group) { fields[position].groups.append(group) }
     }
 
+    /// Whether the field belongs to the group.
+    public func isMember(_ id: String, of group: String) throws(FormError) -> Bool {
+        fields[try position(of: id)].groups.contains(group)
+    }
+
     /// The groups of the field, in the order they were given.
     public func groups(of id: String) throws(FormError) -> [String] { fields[try position(of: id)].groups }
 

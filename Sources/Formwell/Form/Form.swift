@@ -484,6 +484,9 @@ public struct Form: Sendable {
     /// The focused field's id, if any.
     public var focusedFieldID: String? { focusedPosition.map { fields[$0].id } }
 
+    /// The focused field's index, if any.
+    public var focusedFieldIndex: Int? { focusedPosition }
+
     // MARK: Helpers
 
     func position(of id: String) throws(FormError) -> Int {

@@ -181,6 +181,23 @@ import Formwell
     }
 }
 
+/// Stores the index (registration order) of the field that has focus in *out_index and true in
+/// *out_focused; when no field has focus, *out_index is 0 and *out_focused false.
+/// Returns: FW_OK and both set; or a general error (see Conventions).
+@c public func fw_form_focused_field(
+    _ form: OpaquePointer?, _ out_index: UnsafeMutablePointer<UInt>?, _ out_focused: UnsafeMutablePointer<Bool>?
+) -> fw_status {
+    abiCall { () throws(ABIFailure) in
+        guard let out_index else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument 'out_index' is NULL") }
+        guard let out_focused else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument 'out_focused' is NULL") }
+        let focused = try withFormPointer(form) { (form: UnsafeMutablePointer<Form>) throws(ABIFailure) in
+            form.pointee.focusedFieldIndex
+        }
+        out_index.pointee = UInt(focused ?? 0)
+        out_focused.pointee = focused != nil
+    }
+}
+
 /// The number of forms created and not yet freed in this process (for leak checks in tests and bindings).
 /// Returns: the number of live forms.
 @c public func fw_form_live_count() -> UInt {

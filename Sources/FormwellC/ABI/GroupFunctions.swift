@@ -82,3 +82,20 @@ import Formwell
         }
     }
 }
+
+/// Stores in *out_member whether the field named field_id belongs to the group (false for a group no
+/// field belongs to).
+/// Returns: FW_OK and *out_member set; FW_ERR_UNKNOWN_FIELD; or a general error (see Conventions).
+@c public func fw_field_in_group(
+    _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ group: UnsafePointer<CChar>?,
+    _ out_member: UnsafeMutablePointer<Bool>?
+) -> fw_status {
+    abiCall { () throws(ABIFailure) in
+        guard let out_member else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument 'out_member' is NULL") }
+        let id = try CStringInput.required(field_id, "field_id")
+        let name = try CStringInput.required(group, "group")
+        out_member.pointee = try withFormPointer(form) { (form: UnsafeMutablePointer<Form>) throws(ABIFailure) in
+            try engine { () throws(FormError) in try form.pointee.isMember(id, of: name) }
+        }
+    }
+}

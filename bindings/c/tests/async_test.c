@@ -509,7 +509,45 @@ static void rule_array(void) {
     CHECK_OK(fw_form_free(form));
 }
 
+/* ---- which fields wait, whatever their modes show; focus; group membership ---- */
+
+static void pending_fields_focus_and_groups(void) {
+    fw_form *form = username_form(500);
+    CHECK_OK(fw_field_set_mode(form, "username", FW_MODE_ON_BLUR));
+    CHECK_OK(fw_field_add_group(form, "email", "contact"));
+    size_t indices[4] = {9, 9, 9, 9};
+    size_t count = 9, index = 9;
+    bool focused = true, member = false;
+    CHECK_OK(fw_form_focused_field(form, &index, &focused));
+    CHECK(!focused && index == 0);
+    CHECK_OK(fw_field_focus(form, "username"));
+    CHECK_OK(fw_form_focused_field(form, &index, &focused));
+    CHECK(focused && index == 0);
+    CHECK_OK(fw_form_tick(form, 1000));
+    CHECK_OK(fw_field_set_value(form, "username", "adam"));
+    /* on_blur shows nothing yet, but the field waits for its check */
+    CHECK(validity(form, "username") == FW_VALIDITY_EMPTY);
+    CHECK_OK(fw_form_pending_fields(form, NULL, 0, &count));
+    CHECK(count == 1);
+    CHECK_STATUS(fw_form_pending_fields(form, NULL, 1, &count), FW_ERR_NULL_ARGUMENT);
+    CHECK_OK(fw_form_pending_fields(form, indices, 4, &count));
+    CHECK(count == 1 && indices[0] == 0 && indices[1] == 9);
+    CHECK_OK(fw_field_focus(form, "email"));
+    CHECK_OK(fw_form_focused_field(form, &index, &focused));
+    CHECK(focused && index == 1);
+    CHECK_OK(fw_field_in_group(form, "email", "contact", &member));
+    CHECK(member);
+    CHECK_OK(fw_field_in_group(form, "username", "contact", &member));
+    CHECK(!member);
+    CHECK_STATUS(fw_field_in_group(form, "nope", "contact", &member), FW_ERR_UNKNOWN_FIELD);
+    CHECK_STATUS(fw_field_in_group(form, "email", NULL, &member), FW_ERR_NULL_ARGUMENT);
+    CHECK_STATUS(fw_form_focused_field(form, NULL, &focused), FW_ERR_NULL_ARGUMENT);
+    CHECK_OK(fw_form_free(form));
+    CHECK_STATUS(fw_form_pending_fields(form, indices, 4, &count), FW_ERR_INVALID_HANDLE);
+}
+
 int main(void) {
+    pending_fields_focus_and_groups();
     debounce();
     out_of_order();
     errors_and_two_rules();
