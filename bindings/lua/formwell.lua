@@ -128,7 +128,6 @@ local CELL_OWN_MESSAGE = tonumber(lib.FW_CELL_OWN_MESSAGE)
 local MODE_FORM = tonumber(lib.FW_MODE_FORM)
 local VERDICT_VALID, VERDICT_INVALID, VERDICT_ERROR =
   tonumber(lib.FW_VERDICT_VALID), tonumber(lib.FW_VERDICT_INVALID), tonumber(lib.FW_VERDICT_ERROR)
-local VALIDITY_PENDING = tonumber(lib.FW_VALIDITY_PENDING)
 
 -- ---- errors ----------------------------------------------------------------------------------
 
@@ -655,20 +654,39 @@ end
 
 -- ---- asynchronous rules: queries ---------------------------------------------------------------
 
---- The ids (registration order) of the fields that read "pending" (state().validity), from one
---- fw_form_snapshots call. That is what the fields SHOW: in on_blur / on_touched / on_submit a
---- field's shown state may lag its live verdict until the next blur or validate (info().pending_count
---- counts the live verdicts); in two_stage and on_change, and after a whole-form submit, both agree.
+-- The id of the field at C index `index` (0-based).
+local function id_at(self, index)
+  return read_string(self, "fw_form_field_id", function(p, buf, size, out)
+    return lib.fw_form_field_id(p, index, buf, size, out)
+  end)
+end
+
+--- The ids (registration order) of the fields waiting for an asynchronous check (scheduled or
+--- handed out), whatever their modes show (fw_form_pending_fields): typing in an on_blur field
+--- lists it here before its first blur, while its state() still reads what it showed before.
+--- Its length is info().pending_count.
 function Form:pending_fields()
-  local snaps, count = all_snapshots(self)
-  local pending, ids = {}, nil
-  for i = 0, count - 1 do
-    if snaps[i].validity == VALIDITY_PENDING then
-      ids = ids or self:fields()
-      pending[#pending + 1] = ids[i + 1]
-    end
+  local p, count = ptr(self), ffi_new("size_t[1]")
+  local capacity, indices, status = 8, nil, nil
+  for _ = 1, 8 do -- a field made pending by another thread in between: ask again with more room
+    indices = ffi_new("size_t[?]", capacity)
+    status = lib.fw_form_pending_fields(p, indices, capacity, count)
+    if status ~= ERR_TOO_SMALL then break end
+    capacity = math.max(tonumber(count[0]), capacity * 2)
   end
-  return pending
+  if status ~= OK then raise(status, "fw_form_pending_fields") end
+  local ids = {}
+  for i = 1, tonumber(count[0]) do ids[i] = id_at(self, indices[i - 1]) end
+  return ids
+end
+
+--- The id of the field that has focus, or nil when none has (fw_form_focused_field).
+function Form:focused()
+  local index, focused = ffi_new("size_t[1]"), ffi_new("bool[1]")
+  local status = lib.fw_form_focused_field(ptr(self), index, focused)
+  if status ~= OK then raise(status, "fw_form_focused_field") end
+  if not focused[0] then return nil end
+  return id_at(self, index[0])
 end
 
 --- The host time (ms) at which the next request not yet handed out falls due (it may be past
@@ -1066,48 +1084,29 @@ function events.resolve(self, id, verdict, message)
   return stale_out[0] and "stale" or "applied"
 end
 
--- The ids of the fields in `group`, as a set, read from the exported spec (the C ABI lists no
--- group's members; the binding keeps no copy of its own); nil when the form's spec cannot be
--- exported (a custom rule given a Lua function rather than a defined validator's name).
-local json
-local function group_members(self, group)
-  local exported, text = pcall(self.export_spec, self)
-  if not exported then return nil end
-  if json == nil then
-    local ok, module = pcall(require, "formwell_json")
-    json = ok and module or dofile(DIR .. "/formwell_json.lua")
-  end
-  local spec = json.decode(text)
-  local members = {}
-  for _, field in ipairs(spec.fields or {}) do
-    for _, name in ipairs(field.groups or {}) do
-      if name == group then members[field.id] = true end
-    end
-  end
-  return members
-end
-
 local outcome_out = ffi_new("int32_t[1]")
+local member_out = ffi_new("bool[1]")
 
 --- Submit with asynchronous rules (fw_form_submit): validate (the whole form, or the group's
 --- fields) after making their debounced requests due at once, then the outcome: "invalid" (a field
 --- fails now), "pending" (none fails, some wait for an async check: take them with next_request),
---- or "valid"; and, second, the ids of the fields taking part that read "pending" ({} unless pending;
---- nil for a group whose members cannot be known: see group_members).
+--- or "valid"; and, second, the ids of the fields taking part that wait for a check ({} unless
+--- pending): pending_fields(), kept to the group's members (fw_field_in_group) for a group.
 function events.submit(self, group)
   local name = group ~= nil and group_name(group) or nil
-  local status = lib.fw_form_submit(ptr(self), name, outcome_out)
+  local p = ptr(self)
+  local status = lib.fw_form_submit(p, name, outcome_out)
   if status ~= OK then raise(status, "fw_form_submit") end
   local outcome = SUBMIT_OUTCOME[tonumber(outcome_out[0])]
   local pending = {}
   if outcome == "pending" then
-    -- after the validate every field taking part shows its live verdict
     pending = self:pending_fields()
     if name ~= nil then
-      local members, kept = group_members(self, name), {}
-      if members == nil then return outcome, nil end
+      local kept = {}
       for _, id in ipairs(pending) do
-        if members[id] then kept[#kept + 1] = id end
+        status = lib.fw_field_in_group(p, id, name, member_out)
+        if status ~= OK then raise(status, "fw_field_in_group") end
+        if member_out[0] then kept[#kept + 1] = id end
       end
       pending = kept
     end

@@ -349,17 +349,12 @@ static void read_snapshots(app *a) {
     }
 }
 
-/* The index of the field that has focus (the emphasized one), or -1. */
+/* The index of the field that has focus, or -1. */
 static int focused_index(app *a) {
-    size_t i;
-    for (i = 0; i < FIELD_COUNT; i++) {
-        fw_snapshot snapshot;
-        memset(&snapshot, 0, sizeof snapshot);
-        snapshot.size = sizeof snapshot;
-        must(fw_field_snapshot_at(a->form, i, &snapshot, NULL, 0), "fw_field_snapshot_at");
-        if (snapshot.emphasized) return (int)i;
-    }
-    return -1;
+    size_t index = 0;
+    bool focused = false;
+    must(fw_form_focused_field(a->form, &index, &focused), "fw_form_focused_field");
+    return focused ? (int)index : -1;
 }
 
 static void move_focus(app *a, int step) {

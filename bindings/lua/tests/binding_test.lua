@@ -947,7 +947,7 @@ test("submit: flushes debounced requests, answers pending with the ids, then inv
   form:free()
 end)
 
-test("a group submit lists only the group's pending fields (membership read from the exported spec)", function()
+test("a group submit lists only the group's pending fields (fw_field_in_group)", function()
   local form = formwell.Form()
   form:add_field("a", { formwell.async_rule("ra", { debounce_ms = 0 }) }, { groups = { "one" } })
   form:add_field("b", { formwell.async_rule("rb", { debounce_ms = 0 }) }, { groups = { "two" } })
@@ -960,15 +960,17 @@ test("a group submit lists only the group's pending fields (membership read from
   outcome, pending = form:submit("two")
   eq(outcome, "pending"); eq_list(pending, { "b" })
   form:free()
-  -- a form whose spec cannot be exported (a Lua function as a custom rule): the ids are nil for a
-  -- group, still known for the whole form
+  -- a form whose spec cannot be exported (a Lua function as a custom rule): the library still
+  -- knows the group's members
   form = formwell.Form()
   form:add_field("a", { formwell.custom(function() end), formwell.async_rule("ra", { debounce_ms = 0 }) }, { groups = { "one" } })
-  form:set("a", "x")
+  form:add_field("b", { formwell.async_rule("rb", { debounce_ms = 0 }) })
+  form:set("a", "x"); form:set("b", "y")
+  assert(not pcall(form.export_spec, form))
   outcome, pending = form:submit("one")
-  eq(outcome, "pending"); eq(pending, nil)
-  outcome, pending = form:submit()
   eq(outcome, "pending"); eq_list(pending, { "a" })
+  outcome, pending = form:submit()
+  eq(outcome, "pending"); eq_list(pending, { "a", "b" })
   form:free()
 end)
 
@@ -1000,13 +1002,22 @@ test("async rules from a spec and add_async_rule; two async rules on a field sta
   form:free()
 end)
 
-test("pending_fields shows what fields show: in on_blur it lags the live pending_count until a blur", function()
+test("pending_fields lists the fields waiting for a check whatever they show: on_blur before its first blur; focused", function()
   local form = formwell.Form({ mode = "on_blur" })
-  form:add_field("u", { formwell.required(), formwell.async_rule("avail", { debounce_ms = 0 }) })
+  form:add_field("u", { formwell.required(), formwell.async_rule("avail", { debounce_ms = 0 }) }, { groups = { "account" } })
+  form:add_field("e", { formwell.required() }, { initial = "ada@example.com", groups = { "contact" } })
+  eq(form:focused(), nil); eq_list(form:pending_fields(), {})
   form:focus("u"); form:set("u", "ada")
-  eq(form:state("u").validity, "empty"); eq(form:info().pending_count, 1); eq_list(form:pending_fields(), {})
-  form:blur("u")
-  eq(form:state("u").validity, "pending"); eq_list(form:pending_fields(), { "u" })
+  eq(form:focused(), "u")
+  eq(form:state("u").validity, "empty"); eq(form:info().pending_count, 1); eq_list(form:pending_fields(), { "u" })
+  local outcome, pending = form:submit("contact")
+  eq(outcome, "valid"); eq_list(pending, {}); eq(form:state("u").validity, "empty")
+  form:focus("e") -- blurs u: its shown state catches up
+  eq(form:focused(), "e"); eq(form:state("u").validity, "pending"); eq_list(form:pending_fields(), { "u" })
+  form:blur("e")
+  eq(form:focused(), nil)
+  outcome, pending = form:submit("account")
+  eq(outcome, "pending"); eq_list(pending, { "u" })
   -- a shown copy reading pending takes the result when it arrives
   form:resolve(form:next_request(0), "invalid", "Taken")
   eq(shown(form, "u"), "inactive invalid error error [Taken]")

@@ -374,6 +374,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "fw_form_first_invalid": (fw_status, [FormHandle, _buf, c_size_t, _out_len]),
     "fw_form_field_count": (fw_status, [FormHandle, POINTER(c_size_t)]),
     "fw_form_field_id": (fw_status, [FormHandle, c_size_t, _buf, c_size_t, _out_len]),
+    "fw_form_focused_field": (fw_status, [FormHandle, POINTER(c_size_t), POINTER(c_bool)]),
     "fw_form_live_count": (c_size_t, []),
     "fw_form_match_limits": (
         fw_status,
@@ -391,6 +392,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "fw_form_touch_all_group": (fw_status, [FormHandle, c_char_p]),
     "fw_form_is_valid_group": (fw_status, [FormHandle, c_char_p, POINTER(c_bool)]),
     "fw_form_first_invalid_group": (fw_status, [FormHandle, c_char_p, _buf, c_size_t, _out_len]),
+    "fw_field_in_group": (fw_status, [FormHandle, c_char_p, c_char_p, POINTER(c_bool)]),
     "fw_field_set_error": (fw_status, [FormHandle, c_char_p, c_char_p]),
     "fw_field_clear_error": (fw_status, [FormHandle, c_char_p]),
     "fw_form_clear_errors": (fw_status, [FormHandle]),
@@ -480,6 +482,8 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "fw_form_resolve": (fw_status, [FormHandle, c_uint64, c_int32, c_char_p, POINTER(c_bool)]),
     "fw_form_submit": (fw_status, [FormHandle, c_char_p, POINTER(c_int32)]),
     "fw_form_next_due_time": (fw_status, [FormHandle, POINTER(c_uint64), POINTER(c_bool)]),
+    # which fields wait for a check, whatever their modes show; the focused field; group membership
+    "fw_form_pending_fields": (fw_status, [FormHandle, POINTER(c_size_t), c_size_t, POINTER(c_size_t)]),
 }
 
 
@@ -490,7 +494,9 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
 #: libformwell") and the search goes on. Neither are issue 11's functions (fw_form_get_info and the
 #: rest): a library that has them also writes version 2 snapshots, which every FieldState reads.
 #: Nor issue 12's (fw_form_submit and the rest): the form reads fw_form_info's version 2 members
-#: (pending_count, stale_results) and may meet FW_VALIDITY_PENDING in any snapshot.
+#: (pending_count, stale_results) and may meet FW_VALIDITY_PENDING in any snapshot. Nor
+#: fw_form_pending_fields, fw_form_focused_field and fw_field_in_group: Form.pending_fields,
+#: Form.focused and a group's submit are built on them.
 OPTIONAL = frozenset({
     "fw_form_set_match_limits",
     "fw_field_limit_exceeded",

@@ -615,8 +615,6 @@ class Form:
         self._initials: Dict[str, str] = {}
         #: (field index, rule index) -> the rule's fixed message (rules never change once added).
         self._rule_messages: Dict[Tuple[int, int], str] = {}
-        #: field id -> the groups it was put in through this object (submit's pending fields of a group).
-        self._groups: Dict[str, Tuple[str, ...]] = {}
         #: the host clock of async rules (milliseconds).
         self._clock: Any = _async.monotonic_ms if clock is None else clock
         #: async rule name -> its check, bound to this form (AsyncRule(check=), checks=, define_check).
@@ -779,8 +777,6 @@ class Form:
             lib.fw_form_remove_field(handle, fid)
             raise
         self._initials[field_id] = initial or ""
-        if group_names:
-            self._groups[field_id] = tuple(groups)
         if async_rules:
             self._enable_async([rule.name for rule in async_rules], checks)
 
@@ -874,8 +870,6 @@ class Form:
         fields = parsed.get("fields") or []  # type: ignore[union-attr]
         for field in fields:  # accepted by the library, so well-formed
             self._initials[field["id"]] = field.get("initial") or ""
-            if field.get("groups"):
-                self._groups[field["id"]] = tuple(field["groups"])
         if async_names or bound:
             self._checks.update(bound)
             if async_names:
@@ -1203,20 +1197,42 @@ class Form:
         if result is not Outcome.PENDING:
             return SubmitResult(result, [])
         pending = self.pending_fields
-        if group is not None:
-            pending = [field_id for field_id in pending if group in self._groups.get(field_id, ())]
+        if name is not None:
+            member = c_bool(False)
+            kept = []
+            for field_id in pending:
+                check(lib.fw_field_in_group(handle, _encode(field_id, "field id"), name, byref(member)))
+                if member.value:
+                    kept.append(field_id)
+            pending = kept
         return SubmitResult(result, pending)
 
     @property
     def pending_fields(self) -> List[str]:
         """The ids (registration order) of the fields waiting for an async check (scheduled or
-        running) for their value: ``[]`` when the library counts none, else the fields whose
-        state reads :attr:`Validity.PENDING`. (The C ABI gives the count, not the list: a field
-        whose shown state is frozen by its :class:`Mode`, ``on_blur`` between blurs say, is listed
-        as it shows; after a :meth:`submit` every field taking part shows its live verdict.)"""
-        if not self._pending_count():
+        running) for their value (``fw_form_pending_fields``), whatever their :class:`Mode` shows:
+        typing into an ``on_blur`` field lists it here before its first blur, while its state
+        still reads what it showed before."""
+        indices = self._pending_indices()
+        if not indices:
             return []
-        return [state.id for state in self.states() if state.validity is Validity.PENDING]
+        ids = self._ids_upto(indices[-1] + 1)
+        return [ids[index] for index in indices]
+
+    def _pending_indices(self) -> List[int]:
+        """The indices (registration order) of the pending fields, in one fw_form_pending_fields call
+        (again, with more room, when another thread made more fields pending in between)."""
+        handle = self._h
+        count = c_size_t(0)
+        capacity = 8
+        for _ in range(8):
+            indices = (c_size_t * capacity)()
+            status = lib.fw_form_pending_fields(handle, indices, capacity, byref(count))
+            if status != _FW_ERR_BUFFER_TOO_SMALL:
+                break
+            capacity = max(count.value, capacity * 2)
+        check(status)
+        return indices[:count.value]
 
     def _pending_count(self) -> int:
         """The number of fields whose live verdict is pending (fw_form_info's pending_count)."""
@@ -1319,9 +1335,6 @@ class Form:
     def add_to_group(self, field_id: str, group: str) -> None:
         """Adds the field to a validation group (as ``add_field(..., groups=[...])`` does)."""
         check(lib.fw_field_add_group(self._h, _encode(field_id, "field id"), _group_name(group)))
-        groups = self._groups.get(field_id, ())
-        if group not in groups:
-            self._groups[field_id] = groups + (group,)
 
     def is_valid_in(self, group: str) -> bool:
         """Whether every field of the group passes its strict rules on its current value (as
@@ -1374,7 +1387,6 @@ class Form:
         initials = dict(self._initials)
         initials.pop(field_id, None)
         self._initials = initials
-        self._groups.pop(field_id, None)
         if self._has_async:  # its requests were cancelled
             self._driver.wake()  # type: ignore[union-attr]
 
@@ -1409,6 +1421,17 @@ class Form:
         info = _native.fw_form_info(_INFO_SIZE)
         check(lib.fw_form_get_info(self._h, byref(info)))
         return info
+
+    @property
+    def focused(self) -> Optional[str]:
+        """The id of the field that has focus (:meth:`focus`), or ``None`` when none has
+        (``fw_form_focused_field``)."""
+        handle = self._h
+        index, focused = c_size_t(0), c_bool(False)
+        check(lib.fw_form_focused_field(handle, byref(index), byref(focused)))
+        if not focused.value:
+            return None
+        return self._ids_upto(index.value + 1)[index.value]
 
     @property
     def dirty(self) -> bool:

@@ -274,6 +274,40 @@ def test_submit_of_a_group_lists_its_own_pending_fields():
             form.submit("nobody")
 
 
+def test_an_on_blur_field_typed_into_before_its_first_blur_is_pending():
+    clock = FakeClock(1000)
+    with Form(clock=clock) as form:
+        form.add_field("username", [Required(), AsyncRule("free", debounce=0.5)], mode="on_blur", groups=["account"])
+        form.add_field("email", [Required()], initial="ada@example.com", groups=["contact"])
+        assert (form.focused, form.pending_fields) == (None, [])
+        form.focus("username")
+        form["username"] = "ada"
+        # on_blur shows nothing until the blur, but the field waits for its check all the same
+        assert form.state("username").validity is Validity.EMPTY
+        assert (form.focused, form.pending_fields, form._pending_count()) == ("username", ["username"], 1)
+        assert form.submit("contact") == SubmitResult(Outcome.VALID, [])
+        assert form.focused == "username" and form.state("username").validity is Validity.EMPTY
+        form.focus("email")  # blurs username: its shown state catches up
+        assert (form.focused, form.state("username").validity) == ("email", Validity.PENDING)
+        form.blur("email")
+        assert (form.focused, form.pending_fields) == (None, ["username"])
+        assert form.submit("account") == SubmitResult(Outcome.PENDING, ["username"])
+        form.resolve(form.next_request(), True)
+        assert (form.pending_fields, form.submit("account")) == ([], SubmitResult(Outcome.VALID, []))
+
+
+def test_a_group_submit_of_a_spec_loaded_or_unpickled_form_lists_its_members():
+    with Form.from_spec(SPEC, checks={"username_available": lambda value: True}) as form:
+        form["username"] = "ada"
+        assert form.submit("account").pending_fields == ["username"]
+        copy = pickle.loads(pickle.dumps(form))
+    with copy:
+        copy["username"] = "bob"
+        assert copy.submit("account").pending_fields == ["username"]
+        copy.remove_field("username")
+        assert copy.pending_fields == []
+
+
 def test_due_requests_hand_out_everything_due_in_order():
     clock = FakeClock(0)
     with Form(clock=clock) as form:
