@@ -34,13 +34,18 @@ enum RuleDecoder {
         }
         let readsHint = stride >= secondVersionSize
         let base = UnsafeRawPointer(rules)
+        // Every element's size first: an array whose sizes disagree is refused before any of its
+        // pointers is followed (rules[0] declaring a larger size than the caller's elements would
+        // otherwise have its `hint` read from the next element's bytes).
+        for index in 1..<Int(count) {
+            guard (base + index * stride).load(as: Int.self) == stride else {
+                throw ABIFailure(.FW_ERR_INVALID_ARGUMENT, "rules[\(index)].size differs from rules[0].size (\(stride))")
+            }
+        }
         for index in 0..<Int(count) {
             // Member by member through the pointer: a copy of the whole struct would read past an
             // element of the first version's size.
             let rule = (base + index * stride).assumingMemoryBound(to: fw_rule.self)
-            guard rule.pointee.size == stride else {
-                throw ABIFailure(.FW_ERR_INVALID_ARGUMENT, "rules[\(index)].size differs from rules[0].size (\(stride))")
-            }
             let message = try CStringInput.optional(rule.pointee.message, "rules[\(index)].message")
             let hint = readsHint ? try CStringInput.optional(rule.pointee.hint, "rules[\(index)].hint") : nil
             let kind: Rule.Kind

@@ -750,6 +750,23 @@ static void new_functions(fw_form *target) {
             rules[0].size = sizeof(fw_rule);
         }
     }
+    /* First-version elements (no hint) laid out at their own stride, but rules[0] declaring the
+       second version's size: its `hint` would be the next element's `size` (found by the
+       CallSequences fuzzer). Refused for the disagreeing sizes before any pointer is followed. */
+    {
+        const size_t v1 = offsetof(fw_rule, hint);
+        union {
+            fw_rule aligned;
+            unsigned char bytes[3 * sizeof(fw_rule)];
+        } packed;
+        fw_rule r = test_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
+        memset(&packed, 0xCC, sizeof packed);
+        for (k = 0; k < 2; k++) {
+            r.size = k == 0 ? sizeof(fw_rule) : v1;
+            memcpy(packed.bytes + k * v1, &r, v1);
+        }
+        HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, &packed.aligned, 2), FW_ERR_INVALID_ARGUMENT);
+    }
     rules[2] = test_rule(FW_RULE_MIN_LENGTH, -1, NULL, NULL);
     HCASE(target, fw_form_add_field_with_rules(target, "n", NULL, NULL, rules, 3), FW_ERR_INVALID_ARGUMENT);
     rules[2] = test_rule(FW_RULE_MAX_LENGTH, INT32_MIN, NULL, NULL);
