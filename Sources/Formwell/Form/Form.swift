@@ -195,13 +195,15 @@ public struct Form: Sendable {
             }
             // A field others depend on, or with asynchronous rules, takes the general path below.
             guard field.pointee.dependents.isEmpty && field.pointee.asyncRules.isEmpty else { return (own, false) }
-            let before = field.pointee.tracked(in: formMode)
             let newValue = !field.pointee.value.equals(value.bytes)
+            // A new value is a change by itself; only the same value again needs the comparison.
+            // (Through mutating methods: a non-mutating call on `pointee` copies the whole field.)
+            let before = newValue ? nil : field.pointee.trackedInPlace(in: formMode)
             field.pointee.value.replace(with: value)
             field.pointee.store(own)
             if newValue { field.pointee.valueChanged(to: value.bytes) }
-            if field.pointee.followsChanges(in: formMode) { field.pointee.rejudge(focused: focused) }
-            return (nil, newValue || field.pointee.tracked(in: formMode) != before)
+            if field.pointee.followsChangesInPlace(in: formMode) { field.pointee.rejudge(focused: focused) }
+            return (nil, newValue || field.pointee.trackedInPlace(in: formMode) != before)
         }
         guard let own = deferred.0 else {
             if deferred.1 { stamp(index) }
@@ -425,14 +427,14 @@ public struct Form: Sendable {
         try form.pointee.fields.withUnsafeMutableBufferPointer { (buffer) throws(FormError) in
             let field = UnsafeMutablePointer(mutating: try Form.field(index, in: UnsafeBufferPointer(buffer)))
             // Validation/TwoStageValidation.swift says what the field shows in its mode.
-            var shown = field.pointee.shown(in: formMode)
+            var shown = field.pointee.shownInPlace(in: formMode)
             let phase = field.pointee.phase
             let summary = StateSummary(
                 phase: phase, validity: shown.validity, display: shown.display, touched: field.pointee.touched,
                 limitExceeded: field.pointee.limitExceeded, failingRule: shown.failingRule,
                 visited: field.pointee.visited, dirty: field.pointee.dirty,
                 modifiedSinceSubmit: field.pointee.modifiedSinceSubmit, externalError: field.pointee.externalError != nil,
-                mode: field.pointee.mode(in: formMode), tint: Tint(phase: phase, validity: shown.validity),
+                mode: field.pointee.modeOverride ?? formMode, tint: Tint(phase: phase, validity: shown.validity),
                 labelRaised: !(phase == .idle && field.pointee.value.isEmpty), emphasized: phase == .focused,
                 errorCount: shown.validity == .invalid ? 1 + shown.moreErrors.count : 0,
                 revision: field.pointee.changedAt)

@@ -148,6 +148,12 @@ extension Field {
         }
     }
 
+    /// `shown(in:)`, `followsChanges(in:)` and `tracked(in:)` for a field reached through a pointer:
+    /// mutating (nothing is changed) so the call borrows the field in place instead of copying it.
+    mutating func shownInPlace(in formMode: ValidationMode) -> ShownState { shown(in: formMode) }
+    mutating func followsChangesInPlace(in formMode: ValidationMode) -> Bool { followsChanges(in: formMode) }
+    mutating func trackedInPlace(in formMode: ValidationMode) -> Tracked { tracked(in: formMode) }
+
     /// Whether the shown state follows every change right now (else a set-value leaves it as it is).
     func followsChanges(in formMode: ValidationMode) -> Bool {
         switch mode(in: formMode) {
