@@ -131,7 +131,22 @@ def rule_flags(count, stride_mode=0, null_when_empty=False):
     return next(f for f in range(256) if f % 6 == count and ((f >> 3) % 16 <= 10 if stride_mode == 0 else (f >> 3) % 16 == stride_mode)
                 and (count > 0 or bool(f & 0x40) == null_when_empty))
 R_REQUIRED, R_EMAIL, R_PHONE, R_MIN, R_MAX, R_REGEX, R_MATCHES, R_CUSTOM, R_BADKIND = 0, 1, 2, 3, 4, 5, 6, 7, 9
+# FW_RULE_ASYNC: kind byte % 10 == 9 and (byte >> 4) % 6 == 5; 0x59 names it "\u00e9" with a huge debounce,
+# 0xBD names it "f" * 100 with a negative length (the default 500 ms) and decoy validator members.
+R_ASYNC, R_ASYNC_DEFAULT = 0x59, 0xBD
 def read_limits(mask=0, handle=0): return op(27, mask, handle=handle)
+# Opcodes 29-34: asynchronous rules. name: pickOptional over idPool + [None] (3 "email", 7 empty, 8 bad UTF-8,
+# 15 NULL); debounce byte % 4 * 100 ms; times are byte * 10 ms.
+def add_async(name=3, fid=0, msg=0, debounce=0, handle=0): return op(29, fid, msg, name, debounce, handle=handle)
+def tick(now, handle=0): return op(30, now, handle=handle)
+# size: 0 sizeof, 5 +8, 6 too small, 7 unaligned, 0xFF NULL; buf % 5: 0 NULL/0, 1 NULL+5, 2 (buf >> 3) bytes,
+# 3-4 512 bytes; buf 0xFF: NULL out_found.
+def take(now, size=0, buf=3, handle=0): return op(31, now, size, buf, handle=handle)
+# choice % 4: 0-1 a request handed out (choice >> 2 picks which), 2 one resolved before, 3 garbage id;
+# verdict byte % 8: 0-5 valid/invalid/error, 6-7 not a verdict; bit 7: NULL out_stale.
+def resolve(choice=0, verdict=0, msg=0, handle=0): return op(32, choice, verdict, msg, handle=handle)
+def submit(g=1, handle=0): return op(33, g, handle=handle)    # g % 4 == 0: a group (idPool[g >> 2]); 0xFF: NULL out
+def next_due(nulls=0, handle=0): return op(34, nulls, handle=handle)  # nulls % 8: 1 NULL due, 2 NULL scheduled
 def index_event(kind, fid=0, rand_index=None, value=None, handle=0):
     # kind: 0 focus_at, 1 blur_at, 2 set_value_at, 3 touch_at; rand_index: a pickIndex byte instead of the looked-up index
     lookup = kind | (0x30 if rand_index is not None else 0)
@@ -229,6 +244,17 @@ def call_sequences():
                                        index_event(0, handle=6, rand_index=5), with_rules(0, [rule(R_REQUIRED)], handle=6),
                                        bytes([22, 18, 0]) + bytes([0, 8, 0, 0]), bytes([27, 38, 1, 0]), bytes([27, 58, 0, 0]),
                                        bytes([24, 78, 1, 0, 7, 0, 8, 0]), FREE, snap(0, handle=6), snaps(handle=6)])))
+    # 21-: asynchronous rules.
+    seeds.append(("async", sequence([CREATE, add_field(0), add_field(2), required(0), add_async(3, 0, 0, 1),
+                                       with_rules(4, [rule(R_REQUIRED), rule(R_ASYNC_DEFAULT)]), add_async(7), add_async(15),
+                                       add_async(8), focus(0), tick(10), set_value(2, 0), next_due(), take(15), take(20, 0, 0),
+                                       take(20, 0, 82), take(20), set_value(3, 0), submit(), next_due(), take(20),
+                                       resolve(0, 1, 1), resolve(0, 1, 1), resolve(2), resolve(3), resolve(7), resolve(0, 6),
+                                       set_value(2, 4), take(70), take(71), RESET, resolve(0), next_due(1), next_due(2),
+                                       submit(0), submit(0xFF), take(80, 6), take(80, 7), take(80, 0xFF), take(80, 0, 0xFF),
+                                       take(80, 0, 1), take(80, 5), custom(0, 2), set_value(1, 2), blur(2), set_value(11, 0),
+                                       submit(), take(90), resolve(0, 2), next_due(), tick(5), next_due(), FREE],
+                                      b"\x07\x00\x07\x01")))
     return seeds
 
 

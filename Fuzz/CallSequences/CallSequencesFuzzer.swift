@@ -15,6 +15,13 @@
 // Snapshots get random `size` members (sizeof, larger with sentinels after the struct, too small,
 // unaligned, absurd) and text buffers (NULL/0, NULL with a size, cuts inside and between the texts,
 // exactly text_size, larger); every member and copied text must agree with the per-property queries.
+// 29-34 cover asynchronous rules (issue 12; fw_form_add_field_with_rules also takes FW_RULE_ASYNC):
+//   29 fw_field_add_async_rule   30 fw_form_tick   31 fw_form_next_request   32 fw_form_resolve
+//   33 fw_form_submit            34 fw_form_next_due_time and fw_form_info's second version
+// A field with an async rule is opaque to the model (pending / the host's verdict); a request handed
+// out must carry the field's current value; resolving a request handed out and not yet resolved must
+// succeed, resolving it again must be FW_ERR_REQUEST_CLOSED, id 0 FW_ERR_UNKNOWN_REQUEST; a too-small
+// buffer hands nothing out; the form's clock (fw_form_info.now_ms) follows the model's.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -95,6 +102,9 @@ private let fuzzValidator: fw_validate_fn = { context, value, length, outMessage
         var count: UInt = 0, valid = false, position: UInt = 0, limit: UInt32 = 0
         var snap = fw_snapshot()
         snap.size = snapshotSize
+        var request = fw_request()
+        request.size = MemoryLayout<fw_request>.size
+        var outcome: Int32 = 0, due: UInt64 = 0
         let calls: [(String, () -> fw_status)] = [
             ("fw_field_set_value", { fw_field_set_value(form, "a", "x") }),
             ("fw_form_free", { fw_form_free(form) }),
@@ -109,6 +119,12 @@ private let fuzzValidator: fw_validate_fn = { context, value, length, outMessage
             ("fw_field_touch_at", { fw_field_touch_at(form, 0) }),
             ("fw_form_match_limits", { fw_form_match_limits(form, &limit, nil, nil) }),
             ("fw_form_add_field_with_rules", { fw_form_add_field_with_rules(form, "reentrant", nil, nil, nil, 0) }),
+            ("fw_field_add_async_rule", { fw_field_add_async_rule(form, "a", "check", 0, nil) }),
+            ("fw_form_tick", { fw_form_tick(form, 1) }),
+            ("fw_form_next_request", { fw_form_next_request(form, 1, &request, nil, 0, &valid) }),
+            ("fw_form_resolve", { fw_form_resolve(form, 1, 0, nil, nil) }),
+            ("fw_form_submit", { fw_form_submit(form, nil, &outcome) }),
+            ("fw_form_next_due_time", { fw_form_next_due_time(form, &due, &valid) }),
         ]
         for (what, call) in calls {
             let status = call()
@@ -152,7 +168,14 @@ private struct FieldModel {
     var opaque = false
     /// Every rule in the order added (for fw_snapshot's failing_rule).
     var rules: [ModelRule] = []
+    /// Asynchronous rules (numbered after `rules`): the verdict of a non-empty value is the host's.
+    var asyncCount = 0
     var key: String { text(id) }
+
+    mutating func addAsync() {
+        asyncCount += 1
+        opaque = true
+    }
 
     mutating func add(_ rule: ModelRule) {
         rules.append(rule)
@@ -199,6 +222,11 @@ private struct FormModel {
     var focused: Int? = nil
     var contextIndices: [Int] = []
     var limits = defaultLimits
+    /// Requests handed out (fw_form_next_request) and not yet resolved, and those resolved.
+    var handed: [UInt64] = []
+    var resolved: Set<UInt64> = []
+    /// The host's time as last told (fw_form_tick, a successful fw_form_next_request).
+    var clock: UInt64 = 0
 
     func position(_ id: [UInt8]) -> Int? {
         guard isValidUTF8(id) else { return nil }
@@ -284,7 +312,7 @@ private struct Session {
     // MARK: One step
 
     mutating func step() {
-        let op = reader.byte() % 29
+        let op = reader.byte() % 35
         let (handle, index) = pickHandle()
         let before = index.flatMap { i in snapshot(forms[i].handle) }
         if let index { checkAgainstModel(forms[index], before) }
@@ -307,6 +335,7 @@ private struct Session {
         var allowed: Set<fw_status> = [.FW_OK]   // outcomes that may happen even when preconditions hold
         var name = "op \(op)"
         var outValid: Bool? = nil
+        var submitOutcome: Int32? = nil
         var eventPosition: Int? = nil
         var readOnly = false                     // the call must change nothing observable, whatever it returns
         var changesOn: Set<fw_status> = []       // failures after which the change was made anyway
@@ -317,7 +346,7 @@ private struct Session {
             guard let index, let snap, position < snap.fields.count, position < forms[index].fields.count else { return nil }
             var model = forms[index].fields[position]
             if let value { model.value = value }
-            var e = ExpectedField(field: snap.fields[position], index: position, ruleCount: model.rules.count)
+            var e = ExpectedField(field: snap.fields[position], index: position, ruleCount: model.rules.count + model.asyncCount)
             if snap.fields[position].validity == fw_validity.FW_VALIDITY_INVALID.rawValue { e.failingRule = model.predictedFailingRule }
             return e
         }
@@ -547,7 +576,7 @@ private struct Session {
             readOnly = true
             if status == .FW_OK && which % 5 < 3 {
                 let raw = out.load(as: Int32.self)
-                check((0...2).contains(raw), "\(name) stored \(raw)")
+                check((0...(which % 5 == 1 ? 3 : 2)).contains(raw), "\(name) stored \(raw)")   // validity: PENDING is 3
             }
         case 18:  // string queries with random buffers
             let id = pickID(index)
@@ -779,6 +808,7 @@ private struct Session {
             memset(array, 0xCC, bytes)
             let strings = CStringPool()
             var modelRules: [ModelRule] = []
+            var asyncRules = 0
             var mins: [Int] = [], maxes: [Int] = []
             var custom: [(record: Int, context: UnsafeMutableRawPointer, destroy: Bool)] = []
             var decoys: [(record: Int, context: UnsafeMutableRawPointer)] = []
@@ -847,10 +877,20 @@ private struct Session {
                     modelRules.append(.opaque)
                     decoy = false
                 default:
-                    let kinds: [Int32] = [8, -1, Int32.max, 100, Int32.min]
-                    rule.kind = kinds[Int(kb >> 4) % kinds.count]
-                    refused.insert(.FW_ERR_INVALID_ARGUMENT); mustFail = true
-                    modelRules.append(.opaque)
+                    let kinds: [Int32] = [9, -1, Int32.max, 100, Int32.min]
+                    let pick = Int(kb >> 4) % (kinds.count + 1)
+                    if pick == kinds.count {
+                        // An asynchronous rule: `text` is its name (the junk above), `length` its debounce.
+                        let name = idPool[Int(kb >> 4) % idPool.count]
+                        rule.kind = fw_rule_kind.FW_RULE_ASYNC.rawValue
+                        needUTF8([name])
+                        if isValidUTF8(cView(name)) && cView(name).isEmpty { refused.insert(.FW_ERR_INVALID_ARGUMENT); mustFail = true }
+                        asyncRules += 1
+                    } else {
+                        rule.kind = kinds[pick]
+                        refused.insert(.FW_ERR_INVALID_ARGUMENT); mustFail = true
+                        modelRules.append(.opaque)
+                    }
                 }
                 if decoy {
                     // A validator, context and destructor on a kind that does not read them: never called.
@@ -882,10 +922,11 @@ private struct Session {
                 check(contexts[c].destroyed == 0, "\(name): the context of a non-custom rule was destroyed")
                 free(context)
             }
-            let added = modelRules
+            let added = modelRules, addedAsync = asyncRules
             apply = { m in
                 var field = FieldModel(id: cView(id), initial: initial.map(cView) ?? [], value: initial.map(cView) ?? [])
                 for rule in added { field.add(rule) }
+                for _ in 0..<addedAsync { field.addAsync() }
                 m.fields.append(field)
             }
         case 27:  // the match limits read back: fw_form_match_limits
@@ -902,6 +943,178 @@ private struct Session {
                 for k in 0..<3 {
                     let expected = nulls[k] ? 0xDEAD_BEEF : forms[index].limits[k]
                     check(out[k] == expected, "\(name): limit \(k) reads \(out[k]), last set \(forms[index].limits[k]) (NULL: \(nulls[k]))")
+                }
+            }
+        case 29:  // an asynchronous rule
+            let id = pickID(index), message = pickOptional(messagePool)
+            let ruleName = pickOptional(idPool.map { $0 } + [nil])
+            let debounce = UInt32(reader.byte() % 4) * 100
+            name = "fw_field_add_async_rule(\(show(id)), \(ruleName.map(show) ?? "NULL"), \(debounce))"
+            needUTF8([id, ruleName, message])
+            let position = needField(id)
+            if let ruleName {
+                if isValidUTF8(cView(ruleName)) && cView(ruleName).isEmpty { refused.insert(.FW_ERR_INVALID_ARGUMENT); mustFail = true }
+            } else { refused.insert(.FW_ERR_NULL_ARGUMENT); mustFail = true }
+            status = withCString(id) { i in withCString(ruleName) { n in withCString(message) { m in
+                fw_field_add_async_rule(handle, i, n, debounce, m) } } }
+            apply = { if let position { $0.fields[position].addAsync() } }
+        case 30:  // the host's clock
+            let now = UInt64(reader.byte()) * 10
+            name = "fw_form_tick(\(now))"
+            needHandle()
+            status = fw_form_tick(handle, now)
+            readOnly = true
+            if status == .FW_OK, let index { forms[index].clock = max(forms[index].clock, now) }
+        case 31:  // take a due request, with random fw_request sizes and text buffers
+            let now = UInt64(reader.byte()) * 10
+            let sizeByte = reader.byte(), bufferByte = reader.byte()
+            let requestSize = MemoryLayout<fw_request>.size
+            let declared: Int
+            switch sizeByte % 8 {
+            case 5: declared = requestSize + 8     // a later version's caller
+            case 6: declared = requestSize - 8     // too small
+            case 7: declared = requestSize + 1     // not a multiple of the alignment
+            default: declared = requestSize
+            }
+            let nullRequest = sizeByte == 0xFF, nullFound = bufferByte == 0xFF
+            let bufferSize: Int, nullBuffer: Bool
+            switch bufferByte % 5 {
+            case 0: (bufferSize, nullBuffer) = (0, true)        // a size query
+            case 1: (bufferSize, nullBuffer) = (5, true)        // NULL with a size
+            case 2: (bufferSize, nullBuffer) = (Int(bufferByte >> 3), false)
+            default: (bufferSize, nullBuffer) = (512, false)
+            }
+            name = "fw_form_next_request(\(now), size \(declared), buf \(nullBuffer ? "NULL" : "") \(bufferSize))"
+            needHandle()
+            if nullRequest || nullFound || (nullBuffer && bufferSize != 0) { refused.insert(.FW_ERR_NULL_ARGUMENT); mustFail = true }
+            if !nullRequest && declared != requestSize && declared != requestSize + 8 { refused.insert(.FW_ERR_INVALID_ARGUMENT); mustFail = true }
+            allowed.insert(.FW_ERR_BUFFER_TOO_SMALL)
+            readOnly = true   // handing a request out changes nothing a snapshot shows
+            let memory = UnsafeMutableRawPointer.allocate(byteCount: requestSize + 16, alignment: 16)
+            defer { memory.deallocate() }
+            memset(memory, 0xA5, requestSize + 16)
+            memory.storeBytes(of: UInt(declared), as: UInt.self)
+            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(bufferSize, 1) + 8)
+            defer { buffer.deallocate() }
+            memset(buffer, 0x55, max(bufferSize, 1) + 8)
+            var found = true
+            let request = memory.assumingMemoryBound(to: fw_request.self)
+            status = withUnsafeMutablePointer(to: &found) { f in
+                fw_form_next_request(handle, now, nullRequest ? nil : request, nullBuffer ? nil : buffer, UInt(bufferSize),
+                                     nullFound ? nil : f)
+            }
+            checkLastError(status, name)
+            lastErrorChecked = true
+            let r = request.pointee
+            let untouchedFrom = { (offset: Int) -> Bool in (offset..<(requestSize + 16)).allSatisfy { memory.load(fromByteOffset: $0, as: UInt8.self) == 0xA5 } }
+            if status == .FW_OK || status == .FW_ERR_BUFFER_TOO_SMALL {
+                check(untouchedFrom(requestSize), "\(name): wrote past sizeof(fw_request)")
+                check(r.size == UInt(declared), "\(name): size member became \(r.size)")
+            }
+            if status == .FW_OK && !found {
+                check(untouchedFrom(MemoryLayout<UInt>.size), "\(name): nothing due, yet the request was written")
+            }
+            if status == .FW_ERR_BUFFER_TOO_SMALL {
+                check(found && r.field_id == nil && r.value == nil && r.rule == nil && r.text_size > bufferSize,
+                      "\(name): too small: found \(found), text_size \(r.text_size) for \(bufferSize) bytes")
+                check((0..<(max(bufferSize, 1) + 8)).allSatisfy { UInt8(bitPattern: buffer[$0]) == 0x55 }, "\(name): too small, yet texts were copied")
+            }
+            if status == .FW_OK, let index { forms[index].clock = max(forms[index].clock, now) }
+            if status == .FW_OK && found, let index {
+                check(r.text_size == r.field_id_length + r.value_length + r.rule_length + 3 && r.text_size <= bufferSize,
+                      "\(name): text_size \(r.text_size), lengths \(r.field_id_length)/\(r.value_length)/\(r.rule_length)")
+                check(r.id > 0 && !forms[index].handed.contains(r.id) && !forms[index].resolved.contains(r.id),
+                      "\(name): request \(r.id) handed out before")
+                check(r.due <= forms[index].clock, "\(name): request due at \(r.due), the clock is at \(forms[index].clock)")
+                if let before, r.field_index < before.fields.count, let fieldID = r.field_id, let value = r.value, r.rule != nil {
+                    let field = before.fields[r.field_index]
+                    check(cBytes(fieldID) == field.id && UInt(field.id.count) == r.field_id_length,
+                          "\(name): field \(show(cBytes(fieldID))) at index \(r.field_index), which is \(show(field.id))")
+                    check(cBytes(value) == field.value, "\(name): value \(show(cBytes(value))), the field holds \(show(field.value))")
+                    check(forms[index].fields[r.field_index].asyncCount > 0, "\(name): a request for a field without async rules")
+                } else {
+                    check(false, "\(name): field_index \(r.field_index) out of range, or texts not copied")
+                }
+                forms[index].handed.append(r.id)
+            }
+        case 32:  // resolve: a request handed out, one resolved before, or a garbage id
+            let choice = reader.byte(), verdictByte = reader.byte()
+            let message = pickOptional(messagePool)
+            var id: UInt64 = 0
+            var kind = "garbage"
+            if let index, choice % 4 < 2, !forms[index].handed.isEmpty {
+                id = forms[index].handed[Int(choice >> 2) % forms[index].handed.count]
+                kind = "handed out"
+            } else if let index, choice % 4 == 2, !forms[index].resolved.isEmpty {
+                id = forms[index].resolved.sorted()[Int(choice >> 2) % forms[index].resolved.count]
+                kind = "resolved"
+            } else {
+                let garbage: [UInt64] = [0, 1, 2, 999, UInt64.max, UInt64(Int64.max) + 1]
+                id = garbage[Int(choice >> 2) % garbage.count]
+            }
+            let verdicts: [Int32] = [0, 1, 2, 0, 1, 2, 3, -1]
+            let verdict = verdicts[Int(verdictByte) % verdicts.count]
+            let nullStale = verdictByte & 0x80 != 0
+            name = "fw_form_resolve(\(id) (\(kind)), \(verdict), \(message.map(show) ?? "NULL"))"
+            needHandle()
+            if !(0...2).contains(verdict) { refused.insert(.FW_ERR_INVALID_ARGUMENT); mustFail = true }
+            else if verdict != 0 { needUTF8([message]) }
+            if id == 0 { refused.insert(.FW_ERR_UNKNOWN_REQUEST); mustFail = true }
+            switch kind {
+            case "handed out": break                                   // only FW_OK
+            case "resolved": refused.insert(.FW_ERR_REQUEST_CLOSED); mustFail = true
+            default: allowed.formUnion([.FW_ERR_UNKNOWN_REQUEST, .FW_ERR_REQUEST_CLOSED, .FW_ERR_INVALID_ARGUMENT])
+            }
+            var stale = true
+            status = withUnsafeMutablePointer(to: &stale) { out in
+                withCString(message) { m in fw_form_resolve(handle, id, verdict, m, nullStale ? nil : out) }
+            }
+            checkLastError(status, name)
+            lastErrorChecked = true
+            if status == .FW_OK, let index {
+                forms[index].handed.removeAll { $0 == id }
+                forms[index].resolved.insert(id)
+            }
+            // A result changes only a field the model does not predict (apply: nothing).
+        case 33:  // submit: a validate that flushes debounces, answered valid / invalid / pending
+            let g = reader.byte()
+            let group: [UInt8]? = g % 4 == 0 ? idPool[Int(g >> 2) % idPool.count] : nil
+            let nullOut = g % 4 == 3 && g >= 0xF0
+            name = "fw_form_submit(\(group.map(show) ?? "NULL"))"
+            needHandle()
+            needUTF8([group])
+            // These forms have no groups: any group name is one no field belongs to.
+            if let group, isValidUTF8(cView(group)) { refused.insert(.FW_ERR_INVALID_ARGUMENT); mustFail = true }
+            if nullOut { refused.insert(.FW_ERR_NULL_ARGUMENT); mustFail = true }
+            allowed.insert(.FW_ERR_CALLBACK)
+            var outcome: Int32 = 77
+            status = withUnsafeMutablePointer(to: &outcome) { out in withCString(group) { fw_form_submit(handle, $0, nullOut ? nil : out) } }
+            if status == .FW_OK { submitOutcome = outcome }
+            apply = { m in for i in m.fields.indices { m.fields[i].touched = true } }
+        case 34:  // when the next request falls due, and fw_form_info's second version
+            let nulls = reader.byte()
+            name = "fw_form_next_due_time"
+            needHandle()
+            if nulls % 8 == 1 || nulls % 8 == 2 { refused.insert(.FW_ERR_NULL_ARGUMENT); mustFail = true }
+            var due: UInt64 = 7, scheduled = true
+            switch nulls % 8 {
+            case 1: status = fw_form_next_due_time(handle, nil, &scheduled)
+            case 2: status = fw_form_next_due_time(handle, &due, nil)
+            default: status = fw_form_next_due_time(handle, &due, &scheduled)
+            }
+            checkLastError(status, name)
+            lastErrorChecked = true
+            readOnly = true
+            if status == .FW_OK {
+                if !scheduled { check(due == 0, "\(name): nothing scheduled, yet due \(due)") }
+                if let index, let before {
+                    var info = fw_form_info()
+                    info.size = MemoryLayout<fw_form_info>.size
+                    check(fw_form_get_info(handle, &info) == .FW_OK, "fw_form_get_info failed on a live form")
+                    let pending = before.fields.filter { $0.validity == fw_validity.FW_VALIDITY_PENDING.rawValue }.count
+                    check(info.pending_count == pending, "fw_form_info: pending_count \(info.pending_count), \(pending) fields read pending")
+                    check(info.now_ms == forms[index].clock, "fw_form_info: now_ms \(info.now_ms), the model's clock \(forms[index].clock)")
+                    if scheduled { check(pending > 0, "\(name): a request is scheduled, yet no field is pending") }
                 }
             }
         default:  // 28: fw_form_field_index, then an event naming the field by index
@@ -974,6 +1187,17 @@ private struct Session {
         apply(&forms[index])
         checkAgainstModel(forms[index], after)
         if let outValid { check(outValid == after?.isValid, "fw_form_validate said \(outValid), is_valid says \(after?.isValid ?? false)") }
+        if let submitOutcome, let after {
+            switch submitOutcome {
+            case fw_submit_outcome.FW_SUBMIT_VALID.rawValue: check(after.isValid, "fw_form_submit said valid, is_valid says false")
+            case fw_submit_outcome.FW_SUBMIT_INVALID.rawValue:
+                check(!after.firstInvalid.isEmpty, "fw_form_submit said invalid, yet no field is invalid")
+            case fw_submit_outcome.FW_SUBMIT_PENDING.rawValue:
+                check(!after.isValid && after.firstInvalid.isEmpty, "fw_form_submit said pending: is_valid \(after.isValid), first_invalid \(show(after.firstInvalid))")
+                check(after.fields.contains { $0.validity == fw_validity.FW_VALIDITY_PENDING.rawValue }, "fw_form_submit said pending, yet no field reads pending")
+            default: check(false, "fw_form_submit stored \(submitOutcome)")
+            }
+        }
         if op == 16 { check(after?.fields.allSatisfy { $0.phase == 0 && !$0.touched } ?? false, "reset left a field non-idle or touched") }
         if let position = eventPosition, let after, forms[index].focused != position {
             // After blur / set_value on an unfocused field: strict stage, idle only when empty and optional.

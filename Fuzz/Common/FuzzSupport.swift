@@ -461,14 +461,16 @@ func propertySnapshot(_ form: OpaquePointer?) -> FormSnapshot? {
 
 /// Relations that hold for every form.
 func checkConsistent(_ snap: FormSnapshot) {
-    check(snap.isValid == snap.firstInvalid.isEmpty, "is_valid \(snap.isValid) but first_invalid \(show(snap.firstInvalid))")
+    // A field waiting for an asynchronous check makes the form not valid without being invalid.
+    check(!snap.isValid || snap.firstInvalid.isEmpty, "is_valid \(snap.isValid) but first_invalid \(show(snap.firstInvalid))")
+    if snap.isValid { check(!snap.fields.contains { $0.validity == fw_validity.FW_VALIDITY_PENDING.rawValue }, "is_valid while a field is pending") }
     if !snap.firstInvalid.isEmpty {
         check(snap.fields.contains { $0.id == snap.firstInvalid }, "first_invalid names no field")
     }
     var focused = 0
     for f in snap.fields {
         let name = show(f.id)
-        check((0...2).contains(f.phase) && (0...2).contains(f.validity) && (0...2).contains(f.display),
+        check((0...2).contains(f.phase) && (0...3).contains(f.validity) && (0...2).contains(f.display),
               "\(name): enum out of range")
         if f.phase == fw_phase.FW_PHASE_FOCUSED.rawValue { focused += 1 }
         if f.phase == fw_phase.FW_PHASE_IDLE.rawValue {
