@@ -60,7 +60,7 @@ from .form import (
 )
 from .rules import AsyncRule, Custom, Email, Matches, MaxLength, MinLength, Phone, Regex, Required, Rule
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"
 
 
 def library_version() -> str:
