@@ -104,6 +104,8 @@ struct Field: Sendable {
 
     /// Whether `bytes` differ from the initial value (what `dirty` records).
     func differsFromInitial(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        !initialValue.utf8.elementsEqual(bytes)
+        guard initialValue.utf8.count == bytes.count else { return true }
+        let same = initialValue.utf8.withContiguousStorageIfAvailable { FieldValue.sameBytes($0, bytes) }
+        return !(same ?? initialValue.utf8.elementsEqual(bytes))
     }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A field's value: its UTF-8 bytes (always valid UTF-8), in storage that a new value reuses, so a
 /// keystroke stores its bytes without allocating. A `String` is made only when one is asked for.
 struct FieldValue: Sendable {
@@ -54,11 +60,27 @@ struct FieldValue: Sendable {
         }
     }
 
-    /// Whether the value's bytes are exactly `bytes`.
+    /// Whether the value's bytes are exactly `bytes` (memcmp: a keystroke on a megabyte value must
+    /// not walk it byte by byte, least of all in a debug build).
     mutating func equals(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        withBytes { own in own.elementsEqual(bytes) }
+        withBytes { own in FieldValue.sameBytes(own, bytes) }
     }
 
     /// Whether two values hold the same bytes.
-    static func same(_ a: FieldValue, _ b: FieldValue) -> Bool { a.utf8.elementsEqual(b.utf8) }
+    static func same(_ a: FieldValue, _ b: FieldValue) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.storage.withUnsafeBufferPointer { first in
+            b.storage.withUnsafeBufferPointer { second in
+                sameBytes(UnsafeBufferPointer(rebasing: first[..<min(a.count, first.count)]),
+                          UnsafeBufferPointer(rebasing: second[..<min(b.count, second.count)]))
+            }
+        }
+    }
+
+    /// Byte equality of two buffers.
+    static func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard a.count > 0, let left = a.baseAddress, let right = b.baseAddress else { return true }
+        return memcmp(left, right, a.count) == 0
+    }
 }
