@@ -1390,8 +1390,8 @@ FW_API fw_status fw_form_next_due_time(fw_form *form, uint64_t *out_due_ms, bool
 /**
  * Stores in out_indices[0 ...] the indices (registration order) of the fields waiting for an
  * asynchronous check (scheduled or handed out), whatever their modes show, and their number in
- * *out_count. With out_indices NULL (capacity 0) it only counts. When the count exceeds
- * capacity nothing is stored and the call returns FW_ERR_BUFFER_TOO_SMALL.
+ * *out_count. When the count exceeds capacity nothing is stored and the call returns
+ * FW_ERR_BUFFER_TOO_SMALL (NULL with capacity 0 asks for the count), as fw_form_changed_since.
  * Returns: FW_OK and *out_count set; FW_ERR_BUFFER_TOO_SMALL (*out_count set, nothing stored); or a general error (see Conventions).
  */
 FW_API fw_status fw_form_pending_fields(fw_form *form, size_t *out_indices, size_t capacity, size_t *out_count);

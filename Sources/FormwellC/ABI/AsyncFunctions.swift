@@ -218,26 +218,18 @@ private enum RequestWriter {
 
 /// Stores in out_indices[0 ...] the indices (registration order) of the fields waiting for an
 /// asynchronous check (scheduled or handed out), whatever their modes show, and their number in
-/// *out_count. With out_indices NULL (capacity 0) it only counts. When the count exceeds
-/// capacity nothing is stored and the call returns FW_ERR_BUFFER_TOO_SMALL.
+/// *out_count. When the count exceeds capacity nothing is stored and the call returns
+/// FW_ERR_BUFFER_TOO_SMALL (NULL with capacity 0 asks for the count), as fw_form_changed_since.
 /// Returns: FW_OK and *out_count set; FW_ERR_BUFFER_TOO_SMALL (*out_count set, nothing stored); or a general error (see Conventions).
 @c public func fw_form_pending_fields(
     _ form: OpaquePointer?, _ out_indices: UnsafeMutablePointer<UInt>?, _ capacity: UInt,
     _ out_count: UnsafeMutablePointer<UInt>?
 ) -> fw_status {
     abiCall { () throws(ABIFailure) in
-        guard let out_count else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument 'out_count' is NULL") }
-        if out_indices == nil && capacity != 0 {
-            throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "out_indices is NULL but capacity is \(capacity)")
-        }
+        let count = try IndexOutput.checkArguments(out_indices, capacity, out_count)
         let pending = try withFormPointer(form) { (form: UnsafeMutablePointer<Form>) throws(ABIFailure) in
             form.pointee.pendingFieldIndices
         }
-        out_count.pointee = UInt(pending.count)
-        guard let out_indices else { return }  // a count query
-        guard UInt(pending.count) <= capacity else {
-            throw ABIFailure(.FW_ERR_BUFFER_TOO_SMALL, "\(pending.count) fields are pending; capacity is \(capacity)")
-        }
-        for (slot, index) in pending.enumerated() { out_indices[slot] = UInt(index) }
+        try IndexOutput.store(pending, to: out_indices, capacity: capacity, count: count, what: "fields are pending")
     }
 }

@@ -103,19 +103,11 @@ import Formwell
     _ out_count: UnsafeMutablePointer<UInt>?
 ) -> fw_status {
     abiCall { () throws(ABIFailure) in
-        guard let out_count else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument 'out_count' is NULL") }
-        if out_indices == nil && capacity != 0 {
-            throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "out_indices is NULL but capacity is \(capacity)")
+        let count = try IndexOutput.checkArguments(out_indices, capacity, out_count)
+        let changed = try withFormPointer(form) { (form: UnsafeMutablePointer<Form>) throws(ABIFailure) in
+            form.pointee.changedFieldIndices(since: revision)
         }
-        try withFormPointer(form) { (form: UnsafeMutablePointer<Form>) throws(ABIFailure) in
-            let changed = form.pointee.changedFieldIndices(since: revision)
-            out_count.pointee = UInt(changed.count)
-            guard UInt(changed.count) <= capacity else {
-                throw ABIFailure(.FW_ERR_BUFFER_TOO_SMALL, "\(changed.count) fields changed; capacity is \(capacity)")
-            }
-            guard let out_indices else { return }
-            for (slot, index) in changed.enumerated() { out_indices[slot] = UInt(index) }
-        }
+        try IndexOutput.store(changed, to: out_indices, capacity: capacity, count: count, what: "fields changed")
     }
 }
 

@@ -25,13 +25,6 @@ static bool take(fw_form *form, uint64_t now, taken_request *out) {
     return found;
 }
 
-static fw_form_info info(fw_form *form) {
-    fw_form_info out;
-    memset(&out, SENTINEL, sizeof out);
-    out.size = sizeof out;
-    CHECK_OK(fw_form_get_info(form, &out));
-    return out;
-}
 
 /* The next due time, or UINT64_MAX when nothing is scheduled. */
 static uint64_t next_due(fw_form *form) {
@@ -95,10 +88,10 @@ static void debounce(void) {
     fw_form *form = username_form(500);
     taken_request req;
     CHECK(next_due(form) == UINT64_MAX);
-    CHECK(info(form).now_ms == 0);
+    CHECK(form_info(form).now_ms == 0);
     CHECK_OK(fw_field_focus(form, "username"));
     CHECK_OK(fw_form_tick(form, 1000));
-    CHECK(info(form).now_ms == 1000);
+    CHECK(form_info(form).now_ms == 1000);
 
     /* A value failing a synchronous rule sends nothing. */
     CHECK_OK(fw_field_set_value(form, "username", "ad"));
@@ -113,7 +106,7 @@ static void debounce(void) {
     CHECK_STR(message(form, "username"), "");
     CHECK(next_due(form) == 1600);
     CHECK(!is_valid(form));
-    CHECK(info(form).pending_count == 1);
+    CHECK(form_info(form).pending_count == 1);
 
     /* "adam" at 1300, before 1600: request 1 replaced (never handed out) by request 2, due 1800. */
     CHECK_OK(fw_form_tick(form, 1300));
@@ -121,7 +114,7 @@ static void debounce(void) {
     CHECK(next_due(form) == 1800);
     CHECK(!take(form, 1600, &req)); /* the old due time passes: nothing */
     CHECK(!take(form, 1799, &req));
-    CHECK(info(form).now_ms == 1799);
+    CHECK(form_info(form).now_ms == 1799);
     CHECK(take(form, 1800, &req));
     CHECK(req.r.id == 2 && req.r.due == 1800 && req.r.field_index == 0);
     CHECK_STR(req.r.field_id, "username");
@@ -139,18 +132,18 @@ static void debounce(void) {
     CHECK_STATUS(fw_form_resolve(form, 1, FW_ASYNC_VALID, NULL, NULL), FW_ERR_REQUEST_CLOSED);
     CHECK(!resolve(form, 2, FW_ASYNC_VALID, NULL));
     CHECK(validity(form, "username") == FW_VALIDITY_VALID);
-    CHECK(info(form).pending_count == 0);
-    CHECK(info(form).stale_results == 0);
+    CHECK(form_info(form).pending_count == 0);
+    CHECK(form_info(form).stale_results == 0);
 
     /* The same value again changes nothing; an empty value sends nothing. */
     CHECK_OK(fw_field_set_value(form, "username", "adam"));
     CHECK(validity(form, "username") == FW_VALIDITY_VALID && next_due(form) == UINT64_MAX);
     CHECK_OK(fw_field_set_value(form, "username", ""));
-    CHECK(next_due(form) == UINT64_MAX && info(form).pending_count == 0);
+    CHECK(next_due(form) == UINT64_MAX && form_info(form).pending_count == 0);
 
     /* The clock never goes back: a smaller time is ignored, values are dated with the larger. */
     CHECK_OK(fw_form_tick(form, 100));
-    CHECK(info(form).now_ms == 99999);
+    CHECK(form_info(form).now_ms == 99999);
     CHECK_OK(fw_field_set_value(form, "username", "bob"));
     CHECK(next_due(form) == 100499);
     CHECK(!take(form, 5, &req));
@@ -182,7 +175,7 @@ static void out_of_order(void) {
     CHECK(resolve(form, slow.r.id, FW_ASYNC_VALID, NULL));
     CHECK(validity(form, "username") == FW_VALIDITY_INVALID);
     CHECK_STR(message(form, "username"), "Username is already taken");
-    CHECK(info(form).stale_results == 1);
+    CHECK(form_info(form).stale_results == 1);
     memset(&snap, 0, sizeof snap);
     snap.size = sizeof snap;
     CHECK_OK(fw_field_snapshot(form, "username", &snap, texts, sizeof texts));
@@ -195,7 +188,7 @@ static void out_of_order(void) {
     CHECK_STATUS(fw_form_resolve(form, 0, FW_ASYNC_VALID, NULL, NULL), FW_ERR_UNKNOWN_REQUEST);
     CHECK_STATUS(fw_form_resolve(form, UINT64_MAX, FW_ASYNC_INVALID, "x", NULL), FW_ERR_UNKNOWN_REQUEST);
     CHECK(validity(form, "username") == FW_VALIDITY_INVALID);
-    CHECK(info(form).stale_results == 1);
+    CHECK(form_info(form).stale_results == 1);
 
     /* Issued but not yet handed out: FW_ERR_INVALID_ARGUMENT, and it stays scheduled. */
     CHECK_OK(fw_form_add_field(form, "nick", NULL, NULL));
@@ -262,7 +255,7 @@ static void submit_pending(void) {
     CHECK_OK(fw_field_set_value(form, "email", "ada@example.com"));
 
     CHECK(submit(form, NULL) == FW_SUBMIT_INVALID); /* username is required */
-    CHECK(info(form).submit_failed && info(form).submit_count == 1);
+    CHECK(form_info(form).submit_failed && form_info(form).submit_count == 1);
 
     CHECK_OK(fw_form_tick(form, 100));
     CHECK_OK(fw_field_set_value(form, "username", "ada"));
@@ -270,13 +263,13 @@ static void submit_pending(void) {
     CHECK(!take(form, 100, &req));
     CHECK(submit(form, NULL) == FW_SUBMIT_PENDING);
     CHECK(next_due(form) == 100); /* flushed: due now, not at 600 */
-    CHECK(!info(form).submit_failed && info(form).submit_count == 2);
-    CHECK(info(form).pending_count == 1);
+    CHECK(!form_info(form).submit_failed && form_info(form).submit_count == 2);
+    CHECK(form_info(form).pending_count == 1);
     CHECK(take(form, 100, &req) && req.r.due == 100);
     CHECK_STR(req.r.value, "ada");
     CHECK(submit(form, NULL) == FW_SUBMIT_PENDING); /* still waiting for the check */
     CHECK_OK(fw_form_validate(form, &valid));
-    CHECK(!valid && !info(form).submit_failed);
+    CHECK(!valid && !form_info(form).submit_failed);
     {
         char first[32];
         CHECK_OK(fw_form_first_invalid(form, first, sizeof first, NULL));
@@ -293,7 +286,7 @@ static void submit_pending(void) {
     CHECK(next_due(form) == 700);
     CHECK(submit(form, "account") == FW_SUBMIT_PENDING);
     CHECK(next_due(form) == 200);
-    CHECK(info(form).submit_count == 5); /* the group submits did not count */
+    CHECK(form_info(form).submit_count == 5); /* the group submits did not count */
     {
         int32_t outcome = 77;
         CHECK_STATUS(fw_form_submit(form, "nobody", &outcome), FW_ERR_INVALID_ARGUMENT);
@@ -302,7 +295,7 @@ static void submit_pending(void) {
     CHECK(!resolve(form, req.r.id, FW_ASYNC_INVALID, "Taken"));
     CHECK(submit(form, "account") == FW_SUBMIT_INVALID);
     CHECK(submit(form, NULL) == FW_SUBMIT_INVALID);
-    CHECK(info(form).submit_failed);
+    CHECK(form_info(form).submit_failed);
     CHECK_OK(fw_form_free(form));
 }
 
@@ -325,7 +318,7 @@ static void small_buffer(void) {
     CHECK(found && r.id == 1 && r.due == 1500 && r.field_index == 0);
     CHECK(r.text_size == sizeof "username" + sizeof "ada_lovelace" + sizeof "username_available"); /* 41 */
     CHECK(r.field_id == NULL && r.value == NULL && r.rule == NULL);
-    CHECK(info(form).now_ms == 1000); /* the clock did not move either */
+    CHECK(form_info(form).now_ms == 1000); /* the clock did not move either */
     CHECK(next_due(form) == 1500);     /* still scheduled */
 
     /* One byte short: nothing copied, nothing handed out. */
@@ -347,7 +340,7 @@ static void small_buffer(void) {
     CHECK_STR(r.rule, "username_available");
     CHECK(r.field_id == small && r.rule + r.rule_length + 1 == small + 41);
     CHECK((unsigned char)small[41] == SENTINEL); /* nothing past text_size */
-    CHECK(info(form).now_ms == 1500);
+    CHECK(form_info(form).now_ms == 1500);
     CHECK(next_due(form) == UINT64_MAX);
 
     /* Nothing due: *out_found false, the request untouched (but its size), the clock ticked. */
@@ -355,7 +348,7 @@ static void small_buffer(void) {
     r.size = sizeof r;
     CHECK_OK(fw_form_next_request(form, 2000, &r, NULL, 0, &found));
     CHECK(!found && r.id == (uint64_t)0x5A5A5A5A5A5A5A5AULL);
-    CHECK(info(form).now_ms == 2000);
+    CHECK(form_info(form).now_ms == 2000);
     CHECK(!resolve(form, 1, FW_ASYNC_VALID, NULL));
     CHECK_OK(fw_form_free(form));
 }
@@ -373,10 +366,10 @@ static void cancelling(void) {
     CHECK(next_due(form) == 1600);
     CHECK_OK(fw_form_reset(form));
     CHECK(validity(form, "username") == FW_VALIDITY_EMPTY);
-    CHECK(next_due(form) == UINT64_MAX && info(form).pending_count == 0);
+    CHECK(next_due(form) == UINT64_MAX && form_info(form).pending_count == 0);
     CHECK(!take(form, 5000, &req));
     CHECK(resolve(form, 1, FW_ASYNC_VALID, NULL)); /* handed out before the reset: stale */
-    CHECK(info(form).stale_results == 1);
+    CHECK(form_info(form).stale_results == 1);
     CHECK_STATUS(fw_form_resolve(form, 2, FW_ASYNC_VALID, NULL, NULL), FW_ERR_REQUEST_CLOSED); /* never handed out */
     CHECK(validity(form, "username") == FW_VALIDITY_EMPTY);
 
@@ -388,7 +381,7 @@ static void cancelling(void) {
         CHECK_OK(fw_form_reset_values(form, ids, values, 1));
     }
     CHECK(resolve(form, 3, FW_ASYNC_VALID, NULL));
-    CHECK(info(form).stale_results == 2);
+    CHECK(form_info(form).stale_results == 2);
 
     /* Removing the field: a handed-out request becomes stale, a scheduled one vanishes; a later
        field's requests carry its new index. */
@@ -400,7 +393,7 @@ static void cancelling(void) {
     CHECK_OK(fw_form_remove_field(form, "username"));
     CHECK(next_due(form) == UINT64_MAX);
     CHECK_OK(fw_form_resolve(form, 4, FW_ASYNC_INVALID, "x", &stale));
-    CHECK(stale && info(form).stale_results == 3);
+    CHECK(stale && form_info(form).stale_results == 3);
     CHECK_STATUS(fw_form_resolve(form, 5, FW_ASYNC_VALID, NULL, NULL), FW_ERR_REQUEST_CLOSED);
     CHECK_OK(fw_field_set_value(form, "nick", "zed"));
     CHECK(take(form, 5600, &req) && req.r.id == 6 && req.r.field_index == 1);
@@ -457,7 +450,7 @@ static void form_info_v2(void) {
     CHECK_OK(fw_field_set_value(form, "username", "adam"));
     CHECK(take(form, 60, &b));
     CHECK(resolve(form, a.r.id, FW_ASYNC_VALID, NULL));
-    i = info(form);
+    i = form_info(form);
     CHECK(i.size == sizeof i && i.field_count == 2 && i.pending_count == 1 && i.stale_results == 1 && i.now_ms == 60);
 
     /* A first-version caller gets the first version's members and nothing past them. */
@@ -468,7 +461,7 @@ static void form_info_v2(void) {
     for (k = TEST_FORM_INFO_V1_SIZE; k < sizeof v1; k++) untouched &= v1.bytes[k] == SENTINEL;
     CHECK(untouched);
     CHECK(!resolve(form, b.r.id, FW_ASYNC_VALID, NULL));
-    i = info(form);
+    i = form_info(form);
     CHECK(i.pending_count == 0 && i.stale_results == 1);
     CHECK_OK(fw_form_free(form));
 }
@@ -527,7 +520,7 @@ static void pending_fields_focus_and_groups(void) {
     CHECK_OK(fw_field_set_value(form, "username", "adam"));
     /* on_blur shows nothing yet, but the field waits for its check */
     CHECK(validity(form, "username") == FW_VALIDITY_EMPTY);
-    CHECK_OK(fw_form_pending_fields(form, NULL, 0, &count));
+    CHECK_STATUS(fw_form_pending_fields(form, NULL, 0, &count), FW_ERR_BUFFER_TOO_SMALL); /* a count query */
     CHECK(count == 1);
     CHECK_STATUS(fw_form_pending_fields(form, NULL, 1, &count), FW_ERR_NULL_ARGUMENT);
     CHECK_OK(fw_form_pending_fields(form, indices, 4, &count));

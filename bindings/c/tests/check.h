@@ -99,6 +99,15 @@ static inline size_t snapshot_v2_text_bytes(const fw_snapshot *s) {
     return s->label_length + 1 + s->initial_length + 1 + s->hint_length + 1 + s->errors_size + 1;
 }
 
+/* The form's fw_form_info (every byte first set to 0x5A, so a member left unwritten shows). */
+static inline fw_form_info form_info(fw_form *form) {
+    fw_form_info out;
+    memset(&out, 0x5A, sizeof out);
+    out.size = sizeof out;
+    CHECK_OK(fw_form_get_info(form, &out));
+    return out;
+}
+
 static int check_summary(const char *name) {
     if (check_failures) {
         fprintf(stderr, "%s: %d of %d checks FAILED\n", name, check_failures, check_count);

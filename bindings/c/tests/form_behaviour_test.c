@@ -110,13 +110,6 @@ static const char *first_invalid(fw_form *form) {
     return buf;
 }
 
-static fw_form_info info(fw_form *form) {
-    fw_form_info out;
-    memset(&out, SENTINEL, sizeof out);
-    out.size = sizeof out;
-    CHECK_OK(fw_form_get_info(form, &out));
-    return out;
-}
 
 /* Whether the snapshot's error list holds exactly `count` messages, `want`. */
 static int errors_are(const fw_snapshot *s, const char *const *want, size_t count) {
@@ -160,7 +153,7 @@ static fw_form *mode_form(int32_t mode) {
 static void mode_two_stage(void) {
     fw_form *form = mode_form(FW_MODE_TWO_STAGE);
     view v;
-    CHECK(info(form).mode == FW_MODE_TWO_STAGE);
+    CHECK(form_info(form).mode == FW_MODE_TWO_STAGE);
     CHECK(look(form, "f", &v)->mode == FW_MODE_TWO_STAGE);
     CHECK_SHOWN(form, "f", IDLE);
     CHECK_OK(fw_field_focus(form, "f"));
@@ -182,7 +175,7 @@ static void mode_two_stage(void) {
 static void mode_on_change(void) {
     fw_form *form = mode_form(FW_MODE_ON_CHANGE);
     view v;
-    CHECK(info(form).mode == FW_MODE_ON_CHANGE);
+    CHECK(form_info(form).mode == FW_MODE_ON_CHANGE);
     CHECK(look(form, "f", &v)->mode == FW_MODE_ON_CHANGE);
     CHECK_OK(fw_field_focus(form, "f"));
     /* Strict while focused: empty and required is invalid at once (shown once touched). */
@@ -272,7 +265,7 @@ static void field_modes(void) {
     CHECK_OK(fw_field_set_mode(form, "f", FW_MODE_FORM)); /* back to the form's: on_change, live */
     CHECK(look(form, "f", &v)->mode == FW_MODE_ON_CHANGE);
     CHECK_SHOWN(form, "f", SHOWN_TOO_SHORT(FW_PHASE_INACTIVE));
-    CHECK(info(form).mode == FW_MODE_ON_CHANGE);
+    CHECK(form_info(form).mode == FW_MODE_ON_CHANGE);
 
     CHECK_STATUS(fw_form_set_mode(form, FW_MODE_FORM), FW_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(fw_form_set_mode(form, 5), FW_ERR_INVALID_ARGUMENT);
@@ -282,7 +275,7 @@ static void field_modes(void) {
     CHECK_STATUS(fw_field_set_mode(form, "nope", FW_MODE_ON_BLUR), FW_ERR_UNKNOWN_FIELD);
     CHECK_STATUS(fw_form_set_error_mode(form, 2), FW_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(fw_form_set_error_mode(form, -1), FW_ERR_INVALID_ARGUMENT);
-    CHECK(info(form).mode == FW_MODE_ON_CHANGE && info(form).error_mode == FW_ERRORS_FIRST); /* unchanged */
+    CHECK(form_info(form).mode == FW_MODE_ON_CHANGE && form_info(form).error_mode == FW_ERRORS_FIRST); /* unchanged */
     CHECK(look(form, "f", &v)->mode == FW_MODE_ON_CHANGE);
     CHECK_OK(fw_form_free(form));
 }
@@ -309,11 +302,11 @@ static void error_mode_all(void) {
     CHECK(s->validity == FW_VALIDITY_INVALID && s->failing_rule == 1);
     CHECK_STR(s->message, "Too short");
     CHECK(errors_are(s, both, 1));
-    CHECK(info(form).error_mode == FW_ERRORS_FIRST);
+    CHECK(form_info(form).error_mode == FW_ERRORS_FIRST);
 
     /* "all": every failing rule's message in rule order; the message is the first. */
     CHECK_OK(fw_form_set_error_mode(form, FW_ERRORS_ALL));
-    CHECK(info(form).error_mode == FW_ERRORS_ALL);
+    CHECK(form_info(form).error_mode == FW_ERRORS_ALL);
     s = look(form, "u", &v);
     CHECK(s->validity == FW_VALIDITY_INVALID && s->failing_rule == 1);
     CHECK_STR(s->message, "Too short");
@@ -381,7 +374,7 @@ static void groups(void) {
     CHECK(look(form, "b", &v)->touched && v.s.display == FW_DISPLAY_ERROR);
     CHECK(!look(form, "c", &v)->touched && v.s.display == FW_DISPLAY_NONE);
     CHECK(!look(form, "d", &v)->touched);
-    CHECK(info(form).submit_count == 0 && !info(form).submit_failed);
+    CHECK(form_info(form).submit_count == 0 && !form_info(form).submit_failed);
 
     CHECK_OK(fw_field_set_value(form, "b", "x"));
     CHECK_OK(fw_form_validate_group(form, "one", &valid));
@@ -422,11 +415,11 @@ static void groups(void) {
     CHECK_OK(fw_form_validate_group(form, NULL, &valid));
     CHECK(!valid);
     CHECK(look(form, "d", &v)->touched);
-    CHECK(info(form).submit_count == 1 && info(form).submit_failed);
+    CHECK(form_info(form).submit_count == 1 && form_info(form).submit_failed);
     CHECK_OK(fw_field_set_value(form, "c", "y"));
     CHECK_OK(fw_form_validate_group(form, "two", &valid));
     CHECK(valid);
-    CHECK(info(form).submit_count == 1 && info(form).submit_failed); /* a group validate is not a submit */
+    CHECK(form_info(form).submit_count == 1 && form_info(form).submit_failed); /* a group validate is not a submit */
     CHECK_OK(fw_form_free(form));
 }
 
@@ -537,7 +530,7 @@ static void remove_field(void) {
     CHECK_OK(fw_form_remove_field(form, "confirm"));
     CHECK_STATUS(fw_field_set_value(form, "confirm", "x"), FW_ERR_UNKNOWN_FIELD);
     CHECK_OK(fw_form_remove_field(form, "pw")); /* nothing names it now */
-    CHECK(info(form).field_count == 1);
+    CHECK(form_info(form).field_count == 1);
     /* "b" had focus and was not removed: still focused. Remove it: no field is focused. */
     CHECK(look(form, "b", &v)->phase == FW_PHASE_FOCUSED);
     CHECK_OK(fw_form_add_field(form, "z", NULL, NULL));
@@ -547,7 +540,7 @@ static void remove_field(void) {
     CHECK_OK(fw_field_blur(form, "z"));
     CHECK(look(form, "z", &v)->index == 0 && v.s.phase == FW_PHASE_INACTIVE);
     CHECK_OK(fw_form_remove_field(form, "z"));
-    CHECK(info(form).field_count == 0);
+    CHECK(form_info(form).field_count == 0);
     CHECK(is_valid(form));
     CHECK_OK(fw_form_free(form));
 }
@@ -570,14 +563,14 @@ static void reset_values(void) {
     CHECK_OK(fw_field_set_value(form, "email", "old@example.com"));
     CHECK_OK(fw_field_set_error(form, "name", "Server says no"));
     CHECK_OK(fw_form_validate(form, &valid));
-    CHECK(!valid && info(form).submit_count == 1);
+    CHECK(!valid && form_info(form).submit_count == 1);
 
     /* Refused (nothing changes): an unknown id, an id twice, NULL arrays or elements. */
     CHECK_STATUS(fw_form_reset_values(form, unknown, values, 2), FW_ERR_UNKNOWN_FIELD);
     CHECK_STATUS(fw_form_reset_values(form, twice, values, 2), FW_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(fw_form_reset_values(form, NULL, values, 1), FW_ERR_NULL_ARGUMENT);
     CHECK_STATUS(fw_form_reset_values(form, ids, NULL, 1), FW_ERR_NULL_ARGUMENT);
-    CHECK(info(form).submit_count == 1);
+    CHECK(form_info(form).submit_count == 1);
     CHECK(look(form, "email", &v)->phase == FW_PHASE_FOCUSED && v.s.visited && v.s.touched);
     CHECK_STR(v.s.value, "old@example.com");
     CHECK_STR(v.s.initial, "");
@@ -591,11 +584,11 @@ static void reset_values(void) {
     CHECK(!look(form, "name", &v)->external_error);
     CHECK_STR(v.s.value, "Ada L.");
     CHECK_STR(v.s.initial, "Ada L.");
-    i = info(form);
+    i = form_info(form);
     CHECK(i.submit_count == 0 && !i.submit_failed && !i.dirty && i.dirty_count == 0);
     /* A plain reset now goes back to the new initial values; count 0 is a plain reset. */
     CHECK_OK(fw_field_set_value(form, "name", "Someone"));
-    CHECK(info(form).dirty_count == 1);
+    CHECK(form_info(form).dirty_count == 1);
     CHECK_OK(fw_form_reset_values(form, NULL, NULL, 0));
     CHECK_OK(fw_field_value(form, "name", v.texts, sizeof v.texts, NULL));
     CHECK_STR(v.texts, "Ada L.");
@@ -615,7 +608,7 @@ static void info_and_changes(void) {
         unsigned char later[24];
     } grown;
     CHECK_OK(fw_form_create(&form));
-    i = info(form);
+    i = form_info(form);
     CHECK(i.size == sizeof i && i.field_count == 0 && i.dirty_count == 0 && i.revision == 0);
     CHECK(i.submit_count == 0 && !i.submit_failed && !i.dirty);
     CHECK(i.mode == FW_MODE_TWO_STAGE && i.error_mode == FW_ERRORS_FIRST);
@@ -624,7 +617,7 @@ static void info_and_changes(void) {
     CHECK_OK(fw_form_add_field(form, "num", NULL, NULL));
     CHECK_OK(fw_field_add_required(form, "num", NULL));
     CHECK_OK(fw_form_add_field(form, "note", NULL, NULL));
-    i = info(form);
+    i = form_info(form);
     CHECK(i.field_count == 3 && i.revision >= 3);
     CHECK_STR(changed_since(form, 0), "0,1,2"); /* adding a field is a change of it */
     CHECK(look(form, "note", &v)->revision == i.revision);
@@ -633,37 +626,37 @@ static void info_and_changes(void) {
     revision = i.revision;
     CHECK_OK(fw_field_set_value(form, "word", "cafe\xcc\x81"));
     CHECK(look(form, "word", &v)->dirty && v.s.modified_since_submit);
-    i = info(form);
+    i = form_info(form);
     CHECK(i.dirty && i.dirty_count == 1 && i.revision > revision);
     CHECK(v.s.revision == i.revision);
     CHECK_STR(changed_since(form, revision), "0");
     CHECK_OK(fw_field_set_value(form, "word", "caf\xc3\xa9"));
     CHECK(!look(form, "word", &v)->dirty && v.s.modified_since_submit); /* modified, but pristine */
-    CHECK(!info(form).dirty && info(form).dirty_count == 0);
+    CHECK(!form_info(form).dirty && form_info(form).dirty_count == 0);
 
     /* The same value again changes nothing: the revision stays. */
-    before = info(form);
+    before = form_info(form);
     CHECK_OK(fw_field_set_value(form, "word", "caf\xc3\xa9"));
-    CHECK(info(form).revision == before.revision);
+    CHECK(form_info(form).revision == before.revision);
     CHECK_STR(changed_since(form, before.revision), "");
 
     /* visited by focus; a focus switch changes both fields. */
     CHECK(!look(form, "num", &v)->visited);
     CHECK_OK(fw_field_focus(form, "num"));
     CHECK(look(form, "num", &v)->visited);
-    revision = info(form).revision;
+    revision = form_info(form).revision;
     CHECK_OK(fw_field_focus(form, "note"));
     CHECK_STR(changed_since(form, revision), "1,2");
     CHECK(look(form, "num", &v)->visited && v.s.touched);
 
     /* Submit counters; validate clears modified_since_submit. */
     CHECK(!validate(form));
-    i = info(form);
+    i = form_info(form);
     CHECK(i.submit_count == 1 && i.submit_failed);
     CHECK(!look(form, "word", &v)->modified_since_submit);
     CHECK_OK(fw_field_set_value(form, "num", "7"));
     CHECK(validate(form));
-    i = info(form);
+    i = form_info(form);
     CHECK(i.submit_count == 2 && !i.submit_failed);
 
     /* fw_form_changed_since's buffer rules. */
@@ -679,21 +672,21 @@ static void info_and_changes(void) {
     CHECK(count == 0);
 
     /* Reset: counters back to 0, visited cleared; only the fields that changed. */
-    revision = info(form).revision;
+    revision = form_info(form).revision;
     CHECK_OK(fw_form_reset(form));
-    i = info(form);
+    i = form_info(form);
     CHECK(i.submit_count == 0 && !i.submit_failed && i.revision == revision + 1);
     CHECK(!look(form, "num", &v)->visited && !v.s.touched);
     CHECK_STR(changed_since(form, revision), "0,1,2");
 
     /* A mode change of the form changes the fields that follow it. */
     CHECK_OK(fw_field_set_mode(form, "note", FW_MODE_ON_BLUR));
-    revision = info(form).revision;
+    revision = form_info(form).revision;
     CHECK_OK(fw_form_set_mode(form, FW_MODE_ON_SUBMIT));
-    CHECK(info(form).revision == revision + 1);
+    CHECK(form_info(form).revision == revision + 1);
     CHECK_STR(changed_since(form, revision), "0,1");
     CHECK_OK(fw_form_set_mode(form, FW_MODE_ON_SUBMIT)); /* the same mode: nothing */
-    CHECK(info(form).revision == revision + 1);
+    CHECK(form_info(form).revision == revision + 1);
 
     /* fw_form_info's growth rule: a larger struct keeps its later bytes; a smaller one is refused. */
     memset(&grown, SENTINEL, sizeof grown);
@@ -746,7 +739,7 @@ static void announcement(void) {
     CHECK_OK(fw_field_set_value(form, "phone", "5551234567"));
     CHECK_OK(fw_form_announcement(form, buf, sizeof buf, NULL));
     CHECK_STR(buf, ""); /* still submit_failed, but nothing fails now */
-    CHECK(info(form).submit_failed);
+    CHECK(form_info(form).submit_failed);
     CHECK(validate(form));
     CHECK_OK(fw_field_set_value(form, "phone", "1"));
     CHECK_OK(fw_form_announcement(form, buf, sizeof buf, NULL));

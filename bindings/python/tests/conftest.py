@@ -31,6 +31,16 @@ def pytest_report_header(config):
     return f"formwell from {os.path.dirname(formwell.__file__)}; library {formwell.library_path}"
 
 
+def run_python_example(name):
+    """Runs bindings/python/examples/<name> with this formwell importable; the finished process."""
+    import subprocess
+
+    example = os.path.join(PACKAGE_ROOT, "examples", name)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.path.dirname(os.path.dirname(formwell.__file__))
+    return subprocess.run([sys.executable, example], env=env, capture_output=True, text=True, timeout=60)
+
+
 @pytest.fixture
 def form():
     with formwell.Form() as f:

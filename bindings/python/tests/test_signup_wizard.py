@@ -2,13 +2,7 @@
 exactly this walk through issue 11: groups as wizard steps, an on_blur password, a server error set
 with set_error, redraws driven by changed_since, the announcement after a failed submit."""
 
-import os
-import subprocess
-import sys
-
-import formwell
-
-from conftest import PACKAGE_ROOT
+from conftest import run_python_example
 
 EXPECTED = (
     '-- step 1 of 2, account: redraw email, password, confirm, name, phone\n'
@@ -71,10 +65,7 @@ EXPECTED = (
 
 
 def run_example():
-    example = os.path.join(PACKAGE_ROOT, "examples", "signup_wizard.py")
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.path.dirname(os.path.dirname(formwell.__file__))
-    return subprocess.run([sys.executable, example], env=env, capture_output=True, text=True, timeout=60)
+    return run_python_example("signup_wizard.py")
 
 
 def test_the_wizard_prints_every_state():

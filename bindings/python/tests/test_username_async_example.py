@@ -2,13 +2,7 @@
 exactly this walk through issue 12 with asyncio: a debounced availability check, a slow answer for
 an old value dropped as stale, and a submit that does not wait out the debounce."""
 
-import os
-import subprocess
-import sys
-
-import formwell
-
-from conftest import PACKAGE_ROOT
+from conftest import run_python_example
 
 EXPECTED = (
     "-- typing (a check waits for 0.2 s without typing)\n"
@@ -31,10 +25,7 @@ EXPECTED = (
 
 
 def run_example():
-    example = os.path.join(PACKAGE_ROOT, "examples", "username_async.py")
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.path.dirname(os.path.dirname(formwell.__file__))
-    return subprocess.run([sys.executable, example], env=env, capture_output=True, text=True, timeout=60)
+    return run_python_example("username_async.py")
 
 
 def test_the_example_prints_every_state():
