@@ -10,18 +10,4 @@ enum AsyncStatus: Equatable, Sendable {
     case valid
     case invalid(String)
     case failed(String)
-
-    var isPending: Bool {
-        switch self {
-        case .scheduled, .inFlight: return true
-        case .idle, .valid, .invalid, .failed: return false
-        }
-    }
-
-    var requestID: UInt64? {
-        switch self {
-        case .scheduled(let id, _), .inFlight(let id, _): return id
-        case .idle, .valid, .invalid, .failed: return nil
-        }
-    }
 }
