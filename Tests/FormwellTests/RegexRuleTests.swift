@@ -115,4 +115,17 @@ import Testing
             #expect(error.offset == 15)
         }
     }
+
+    /// Found by the TextInputs fuzzer: PCRE2 detects a recursion loop on this value
+    /// (PCRE2_ERROR_RECURSELOOP), which used to surface as an internal error.
+    @Test("a recursion loop in a pattern refuses the value as too complex, not as an internal error")
+    func recursionLoop() throws {
+        var form = Form()
+        try form.addField("r", rules: [.regex("((?1)A-Z]+)\\Cwe")])
+        try form.setValue("aaaaaaaaaaaaaaaeaaaaaaaa!", for: "r")
+        let state = try form.state(of: "r")
+        #expect(state.limitExceeded)
+        #expect(state.validity == .invalid("This value is too complex to check"))
+        #expect(!form.isValid)
+    }
 }

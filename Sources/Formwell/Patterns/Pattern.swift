@@ -185,8 +185,10 @@ public final class Pattern: @unchecked Sendable {
         switch result {
         case _ where result >= 0: return .match
         case PCRE2_ERROR_NOMATCH: return .noMatch
+        // A recursion loop (`((?1)x)` on some values) is the pattern's, met only on some inputs: like
+        // a limit, the value cannot be decided, so it is refused as too complex, never an internal error.
         case PCRE2_ERROR_MATCHLIMIT, PCRE2_ERROR_DEPTHLIMIT, PCRE2_ERROR_HEAPLIMIT,
-             PCRE2_ERROR_JIT_STACKLIMIT:
+             PCRE2_ERROR_JIT_STACKLIMIT, PCRE2_ERROR_RECURSELOOP:
             return .limitExceeded
         default: return .failed(Pattern.errorMessage(result))
         }
