@@ -14,8 +14,8 @@
  * first), `take` (fw_form_next_request: first with no buffer, which must answer
  * FW_ERR_BUFFER_TOO_SMALL without handing the request out, then with one; the request is remembered
  * under its label), `resolve` (fw_form_resolve by label or raw id; `returns` applied / stale from
- * *out_stale) and `submit` (fw_form_submit); per form pending_fields (the snapshots' pending
- * validities, checked against fw_form_info's pending_count), stale_results (fw_form_info) and
+ * *out_stale) and `submit` (fw_form_submit); per form pending_fields (fw_form_pending_fields,
+ * checked against fw_form_info's pending_count), stale_results (fw_form_info) and
  * next_due (fw_form_next_due_time).
  * Then every vector's `records` go through the batch path: one fw_form_check_batch over columns built
  * from them (a field some record names gets a column, by id, int32 and int64 offsets in turn; a record
@@ -229,6 +229,22 @@ static int status_named(const char *name) {
         if (strcmp(names[i].name, name) == 0) return (int)names[i].status;
     }
     return -1;
+}
+
+/* Compares an integer key of `want` (when present) with `got`. */
+static void check_optional_integer(const char *file, long step, const char *field, json_t *want, const char *key,
+                                   long long got) {
+    json_t *ji = json_object_get(want, key);
+    if (ji == NULL) return;
+    g_checks++;
+    if (!json_is_integer(ji)) {
+        failure(file, step, field, key, "an integer in the vector", "something else");
+    } else if (json_integer_value(ji) != (json_int_t)got) {
+        char e[32], g[32];
+        snprintf(e, sizeof e, "%lld", (long long)json_integer_value(ji));
+        snprintf(g, sizeof g, "%lld", got);
+        failure(file, step, field, key, e, g);
+    }
 }
 
 /* Compares a boolean key of `want` (when present) with `got`. */
@@ -816,17 +832,7 @@ static void run_step(const char *file, long index, fw_form *form, json_t *step, 
             failure(file, index, "(form)", "fw_form_info dirty_count/dirty", "the snapshots' dirty flags", "another count");
         }
     }
-    if ((jt = json_object_get(expect, "submit_count")) != NULL) {
-        g_checks++;
-        if (!json_is_integer(jt)) {
-            failure(file, index, "(form)", "submit_count", "an integer in the vector", "something else");
-        } else if (json_integer_value(jt) != (json_int_t)after.submit_count) {
-            char e[32], g[32];
-            snprintf(e, sizeof e, "%lld", (long long)json_integer_value(jt));
-            snprintf(g, sizeof g, "%d", (int)after.submit_count);
-            failure(file, index, "(form)", "submit_count", e, g);
-        }
-    }
+    check_optional_integer(file, index, "(form)", expect, "submit_count", (long long)after.submit_count);
     check_optional_bool(file, index, "(form)", expect, "submit_failed", after.submit_failed);
     if ((jt = json_object_get(expect, "announcement")) != NULL) {
         char said[1024];
@@ -883,32 +889,19 @@ static void run_step(const char *file, long index, fw_form *form, json_t *step, 
     /* The asynchronous keys of vectors 20-24, when present. */
     if ((jt = json_object_get(expect, "pending_fields")) != NULL) {
         const char *pending[64];
-        size_t n = 0;
-        for (i = 0; i < *count && n < sizeof pending / sizeof pending[0]; i++) {
-            fw_snapshot snap;
-            memset(&snap, 0, sizeof snap);
-            snap.size = sizeof snap;
-            status = fw_field_snapshot_at(form, i, &snap, NULL, 0);
-            if (status != FW_OK) status_failure(file, index, (*ids)[i], "fw_field_snapshot_at", status);
-            else if (snap.validity == FW_VALIDITY_PENDING) pending[n++] = (*ids)[i];
+        size_t indices[64], n = 0, found = 0;
+        status = fw_form_pending_fields(form, indices, sizeof indices / sizeof indices[0], &found);
+        if (status != FW_OK) status_failure(file, index, "(form)", "fw_form_pending_fields", status);
+        for (i = 0; status == FW_OK && i < found; i++) {
+            if (indices[i] < *count) pending[n++] = (*ids)[indices[i]];
         }
         check_string_list(file, index, "(form)", "pending_fields", jt, pending, n);
         g_checks++;
         if (after.pending_count != n) {
-            failure(file, index, "(form)", "fw_form_info pending_count", "the snapshots' pending validities", "another count");
+            failure(file, index, "(form)", "fw_form_info pending_count", "fw_form_pending_fields' count", "another count");
         }
     }
-    if ((jt = json_object_get(expect, "stale_results")) != NULL) {
-        g_checks++;
-        if (!json_is_integer(jt)) {
-            failure(file, index, "(form)", "stale_results", "an integer in the vector", "something else");
-        } else if (json_integer_value(jt) != (json_int_t)after.stale_results) {
-            char e[32], g[32];
-            snprintf(e, sizeof e, "%lld", (long long)json_integer_value(jt));
-            snprintf(g, sizeof g, "%zu", after.stale_results);
-            failure(file, index, "(form)", "stale_results", e, g);
-        }
-    }
+    check_optional_integer(file, index, "(form)", expect, "stale_results", (long long)after.stale_results);
     if ((jt = json_object_get(expect, "next_due")) != NULL) {
         uint64_t due = 1;
         bool scheduled = true;
