@@ -14,4 +14,12 @@ static inline void formwell_store_release_u64(uint64_t *word, uint64_t value) {
     __atomic_store_n(word, value, __ATOMIC_RELEASE);
 }
 
+/* This thread's Formwell state (ThreadState), cached in a thread-local variable: every call reads
+   it, and this is one TLS load where pthread_getspecific (still the owner, for its destructor) is a
+   call plus Swift's lazy-global check of the key. The destructor clears it before freeing. */
+static inline void **formwell_thread_state_slot(void) {
+    static __thread void *state;
+    return &state;
+}
+
 #endif /* FORMWELL_ATOMICS_H */

@@ -299,4 +299,10 @@ struct ArrowArray {
 #endif  // ARROW_C_DATA_INTERFACE
 /* FW_TYPES END */
 
+/* Internal to the library (not copied into formwell.h): the sizes of the snapshot struct's versions
+   as compile-time constants. Swift's MemoryLayout.offset(of:) in a static let costs a swift_once
+   check on every snapshot call. */
+static inline size_t formwell_snapshot_v1_size(void) { return offsetof(fw_snapshot, visited); }
+static inline size_t formwell_snapshot_v2_size(void) { return offsetof(fw_snapshot, errors) + sizeof(const char *); }
+
 #endif /* FORMWELL_TYPES_H */

@@ -426,34 +426,67 @@ public struct Form: Sendable {
         // compiler copy it (a retain) first.
         try form.pointee.fields.withUnsafeMutableBufferPointer { (buffer) throws(FormError) in
             let field = UnsafeMutablePointer(mutating: try Form.field(index, in: UnsafeBufferPointer(buffer)))
-            // Validation/TwoStageValidation.swift says what the field shows in its mode.
-            var shown = field.pointee.shownInPlace(in: formMode)
-            let phase = field.pointee.phase
-            let summary = StateSummary(
-                phase: phase, validity: shown.validity, display: shown.display, touched: field.pointee.touched,
-                limitExceeded: field.pointee.limitExceeded, failingRule: shown.failingRule,
-                visited: field.pointee.visited, dirty: field.pointee.dirty,
-                modifiedSinceSubmit: field.pointee.modifiedSinceSubmit, externalError: field.pointee.externalError != nil,
-                mode: field.pointee.modeOverride ?? formMode, tint: Tint(phase: phase, validity: shown.validity),
-                labelRaised: !(phase == .idle && field.pointee.value.isEmpty), emphasized: phase == .focused,
-                errorCount: shown.validity == .invalid ? 1 + shown.moreErrors.count : 0,
-                revision: field.pointee.changedAt)
-            var name = field.pointee.label ?? field.pointee.id
-            var initial = field.pointee.initialValue
-            let more = shown.moreErrors
-            shown.message.withUTF8 { message in
-                shown.displayMessage.withUTF8 { displayMessage in
-                    shown.hint.withUTF8 { hint in
-                        name.withUTF8 { name in
-                            initial.withUTF8 { initial in
-                                // The value's bytes, borrowed in place.
-                                field.pointee.value.withBytes { value in
-                                    body(summary, StateTexts(message: message, displayMessage: displayMessage, value: value,
-                                                             name: name, initial: initial, hint: hint, moreErrors: more))
-                                }
-                            }
+            // Validation/TwoStageValidation.swift says what the field shows in its mode. A live view
+            // (every mode once it follows changes) is read as plain values, its texts copied from
+            // where the field keeps them; a kept copy (modes on_blur, on_touched) is read as it is.
+            let (live, strict) = field.pointee.showsLiveInPlace(in: formMode)
+            guard live else {
+                let shown = field.pointee.shownInPlace(in: formMode)
+                let summary = Form.summary(of: field, formMode: formMode, validity: shown.validity, display: shown.display,
+                                           failingRule: shown.failingRule,
+                                           errorCount: shown.validity == .invalid ? 1 + shown.moreErrors.count : 0)
+                Field.withUTF8(shown.message) { message in
+                    Field.withUTF8(shown.displayMessage) { displayMessage in
+                        Field.withUTF8(shown.hint) { hint in
+                            Form.readTexts(of: field, summary, message, displayMessage, hint, shown.moreErrors, body)
                         }
                     }
+                }
+                return
+            }
+            let view = field.pointee.liveViewInPlace(strict: strict)
+            let moreCount = view.carriesMoreFailures ? field.pointee.moreFailures.count : 0
+            let summary = Form.summary(of: field, formMode: formMode, validity: view.validity, display: view.display,
+                                       failingRule: view.failingRule, errorCount: view.validity == .invalid ? 1 + moreCount : 0)
+            // (The closures capture plain values only: a captured array is retained at every level.)
+            Field.withMessage(of: field, view.source) { message in
+                Field.withMessage(of: field, view.shownSource) { displayMessage in
+                    Field.withHint(of: field, view.display == .error ? view.shownSource : .none) { hint in
+                        Form.readTexts(of: field, summary, message, displayMessage, hint,
+                                       moreCount > 0 ? field.pointee.moreFailures : [], body)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The plain part of a field's state once what it shows is known.
+    private static func summary(
+        of field: UnsafeMutablePointer<Field>, formMode: ValidationMode, validity: StateSummary.ValidityKind,
+        display: StateSummary.DisplayKind, failingRule: Int?, errorCount: Int
+    ) -> StateSummary {
+        let phase = field.pointee.phase
+        return StateSummary(
+            phase: phase, validity: validity, display: display, touched: field.pointee.touched,
+            limitExceeded: field.pointee.limitExceeded, failingRule: failingRule,
+            visited: field.pointee.visited, dirty: field.pointee.dirty,
+            modifiedSinceSubmit: field.pointee.modifiedSinceSubmit, externalError: field.pointee.externalError != nil,
+            mode: field.pointee.modeOverride ?? formMode, tint: Tint(phase: phase, validity: validity),
+            labelRaised: !(phase == .idle && field.pointee.value.isEmpty), emphasized: phase == .focused,
+            errorCount: errorCount, revision: field.pointee.changedAt)
+    }
+
+    /// Hands `body` the summary and every text, the name, initial value and value borrowed in place.
+    private static func readTexts(
+        of field: UnsafeMutablePointer<Field>, _ summary: StateSummary, _ message: UnsafeBufferPointer<UInt8>,
+        _ displayMessage: UnsafeBufferPointer<UInt8>, _ hint: UnsafeBufferPointer<UInt8>, _ moreErrors: [String],
+        _ body: (StateSummary, StateTexts) -> Void
+    ) {
+        Field.withName(of: field) { name in
+            Field.withUTF8(field.pointee.initialValue) { initial in
+                field.pointee.value.withBytes { value in
+                    body(summary, StateTexts(message: message, displayMessage: displayMessage, value: value,
+                                             name: name, initial: initial, hint: hint, moreErrors: moreErrors))
                 }
             }
         }

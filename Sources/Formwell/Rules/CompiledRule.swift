@@ -184,7 +184,10 @@ extension Field {
     mutating func withRules<R>(
         _ body: (UnsafeBufferPointer<CompiledRule>) throws(FormError) -> R
     ) throws(FormError) -> R {
-        try rules.withUnsafeMutableBufferPointer { (rules) throws(FormError) -> R in
+        // No rules: the empty array's shared storage is never unique, so a mutable borrow would
+        // allocate a copy on every keystroke.
+        guard !rules.isEmpty else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try rules.withUnsafeMutableBufferPointer { (rules) throws(FormError) -> R in
             try body(UnsafeBufferPointer(rules))
         }
     }

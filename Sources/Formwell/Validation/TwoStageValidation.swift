@@ -112,10 +112,24 @@ extension Field {
         }
     }
 
-    /// The live shown state: seeds 01–03's rules on the stored verdict, in the lenient stage while
-    /// focused unless `strict` (every mode but two-stage judges strictly while focused). An external
-    /// error stands in for the verdict, on an empty value too.
-    func liveShown(strict: Bool) -> ShownState {
+    /// What a live mode shows, as plain values: the validity and display with the source of each
+    /// one's message, not the texts. `liveShown` turns it into texts; the snapshot reader copies the
+    /// texts straight from where the sources keep them (`withMessage`), so it retains nothing.
+    struct LiveView {
+        let validity: StateSummary.ValidityKind
+        let display: StateSummary.DisplayKind
+        /// Where the validity's message and the display's message come from.
+        let source: MessageSource
+        let shownSource: MessageSource
+        let failingRule: Int?
+        /// Error mode `all`: whether the validity carries `moreFailures` after its message.
+        let carriesMoreFailures: Bool
+    }
+
+    /// The live view: seeds 01–03's rules on the stored verdict, in the lenient stage while focused
+    /// unless `strict` (every mode but two-stage judges strictly while focused). An external error
+    /// stands in for the verdict, on an empty value too.
+    func liveView(strict: Bool) -> LiveView {
         let external = externalError != nil
         let isEmpty = value.isEmpty && !external
         let outcome: StateSummary.ValidityKind = external ? .invalid : outcomeKind
@@ -128,13 +142,74 @@ extension Field {
             if source == .outcome { source = .external }
             if shownSource == .outcome { shownSource = .external }
         }
-        let message = message(from: source)
-        return ShownState(
-            validity: validity, message: message,
-            moreErrors: source == .outcome && outcome != .valid ? moreFailures : [],
+        return LiveView(
+            validity: validity, display: display, source: source, shownSource: shownSource,
             failingRule: Field.failingRule(source: source, requiredRule: requiredRule, failingRule: verdictRule),
-            display: display, displayMessage: shownSource == source ? message : self.message(from: shownSource),
-            hint: display == .error ? hint(from: shownSource) : "")
+            carriesMoreFailures: source == .outcome && outcome != .valid && !moreFailures.isEmpty)
+    }
+
+    /// The live shown state (`liveView` with its texts).
+    func liveShown(strict: Bool) -> ShownState {
+        let view = liveView(strict: strict)
+        let message = message(from: view.source)
+        return ShownState(
+            validity: view.validity, message: message,
+            moreErrors: view.carriesMoreFailures ? moreFailures : [],
+            failingRule: view.failingRule, display: view.display,
+            displayMessage: view.shownSource == view.source ? message : self.message(from: view.shownSource),
+            hint: view.display == .error ? hint(from: view.shownSource) : "")
+    }
+
+    /// Whether the field's mode shows the live view now (else a kept copy or nothing), and whether
+    /// strictly: what `shown(in:)` decides, without making the texts.
+    func showsLive(in formMode: ValidationMode) -> (live: Bool, strict: Bool) {
+        switch mode(in: formMode) {
+        case .twoStage: return (true, false)
+        case .onChange: return (true, true)
+        case .onBlur: return (false, true)
+        case .onTouched: return (touched, true)
+        case .onSubmit: return (submitted, true)
+        }
+    }
+
+    /// Calls `body` with the UTF-8 of the message `source` names, borrowed from where the field
+    /// keeps it (a static function over a pointer: no copy of the field, no string made).
+    static func withMessage<R>(
+        of field: UnsafeMutablePointer<Field>, _ source: MessageSource, _ body: (UnsafeBufferPointer<UInt8>) -> R
+    ) -> R {
+        switch source {
+        case .none: return body(UnsafeBufferPointer(start: nil, count: 0))
+        case .required: return withUTF8(field.pointee.requiredMessage, body)
+        case .external: return withUTF8(field.pointee.externalError, body)
+        case .outcome:
+            if field.pointee.asyncStatus.isEmpty, case .invalid(let message) = field.pointee.outcome {
+                return withUTF8(message, body)
+            }
+            return withUTF8(field.pointee.verdict.message, body)
+        }
+    }
+
+    /// Calls `body` with the UTF-8 of the hint of a failure from `source` (see `hint(from:)`).
+    static func withHint<R>(
+        of field: UnsafeMutablePointer<Field>, _ source: MessageSource, _ body: (UnsafeBufferPointer<UInt8>) -> R
+    ) -> R {
+        switch source {
+        case .none: return body(UnsafeBufferPointer(start: nil, count: 0))
+        case .outcome where !field.pointee.limitExceeded && field.pointee.asyncStatus.isEmpty:
+            guard let index = field.pointee.failingRule else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+            return field.pointee.rules.withUnsafeBufferPointer { rules in
+                rules.indices.contains(index) ? withUTF8(rules[index].hint, body) : body(UnsafeBufferPointer(start: nil, count: 0))
+            }
+        default: return withUTF8(field.pointee.hint(from: source), body)
+        }
+    }
+
+    /// `body` over a string's UTF-8 in place (nil: empty).
+    static func withUTF8<R>(_ text: String?, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        guard let text else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = text
+        return copy.withUTF8(body)
     }
 
     /// What the field shows in a form whose mode is `formMode` (see `ValidationMode`).
@@ -153,6 +228,14 @@ extension Field {
     mutating func shownInPlace(in formMode: ValidationMode) -> ShownState { shown(in: formMode) }
     mutating func followsChangesInPlace(in formMode: ValidationMode) -> Bool { followsChanges(in: formMode) }
     mutating func trackedInPlace(in formMode: ValidationMode) -> Tracked { tracked(in: formMode) }
+    mutating func showsLiveInPlace(in formMode: ValidationMode) -> (live: Bool, strict: Bool) { showsLive(in: formMode) }
+    mutating func liveViewInPlace(strict: Bool) -> LiveView { liveView(strict: strict) }
+
+    /// Calls `body` with the UTF-8 of the field's name (its label, else its id), in place.
+    static func withName<R>(of field: UnsafeMutablePointer<Field>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let label = field.pointee.label { return withUTF8(label, body) }
+        return withUTF8(field.pointee.id, body)
+    }
 
     /// Whether the shown state follows every change right now (else a set-value leaves it as it is).
     func followsChanges(in formMode: ValidationMode) -> Bool {

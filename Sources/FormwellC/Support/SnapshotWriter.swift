@@ -10,12 +10,11 @@ import Formwell
 /// Runs under the form's lock, so the struct and the texts always describe the same moment.
 enum SnapshotWriter {
     /// The first version's struct (up to `value`): the smallest `size` a caller may declare.
-    static let minimumSize = MemoryLayout<fw_snapshot>.offset(of: \.visited) ?? MemoryLayout<fw_snapshot>.size
+    static var minimumSize: Int { formwell_snapshot_v1_size() }
 
     /// The second version's struct (up to `errors`): a declared size at least this gets the second
     /// version's members and texts.
-    static let secondVersionSize = (MemoryLayout<fw_snapshot>.offset(of: \.errors) ?? MemoryLayout<fw_snapshot>.size)
-        + MemoryLayout<UnsafePointer<CChar>?>.size
+    static var secondVersionSize: Int { formwell_snapshot_v2_size() }
 
     /// The size the caller declared in `snapshot.size`, checked.
     static func declaredSize(_ snapshot: UnsafeMutablePointer<fw_snapshot>?) throws(ABIFailure) -> Int {
@@ -60,9 +59,7 @@ enum SnapshotWriter {
                 return nil
             }
             let start = base + used
-            if count > 0, let source = bytes.baseAddress {
-                memcpy(start, source, count)
-            }
+            if let source = bytes.baseAddress { SnapshotWriter.copyBytes(source, to: start, count: count) }
             start[count] = 0
             used &+= count &+ 1
             return UnsafePointer(start)
@@ -95,10 +92,26 @@ enum SnapshotWriter {
         }
     }
 
+    /// Copies `count` bytes: short texts (most labels, ids, values typed into a field) in place,
+    /// longer ones with memcpy (a call and a size dispatch cost more than a short copy).
+    @inline(__always)
+    static func copyBytes(_ source: UnsafePointer<UInt8>, to destination: UnsafeMutablePointer<CChar>, count: Int) {
+        if count > 32 {
+            memcpy(destination, source, count)
+            return
+        }
+        let target = UnsafeMutableRawPointer(destination).assumingMemoryBound(to: UInt8.self)
+        var index = 0
+        while index < count {
+            target[index] = source[index]
+            index &+= 1
+        }
+    }
+
     /// Copies `bytes` and a NUL to `destination`; answers the bytes written.
     @inline(__always)
     static func copy(_ bytes: UnsafeBufferPointer<UInt8>, to destination: UnsafeMutablePointer<CChar>) -> Int {
-        if bytes.count > 0, let source = bytes.baseAddress { memcpy(destination, source, bytes.count) }
+        if let source = bytes.baseAddress { copyBytes(source, to: destination, count: bytes.count) }
         destination[bytes.count] = 0
         return bytes.count &+ 1
     }

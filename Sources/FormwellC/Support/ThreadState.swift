@@ -1,3 +1,4 @@
+import CFormwellAtomics
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -53,6 +54,8 @@ struct ThreadState {
     /// This thread's state, created on first use and freed when the thread exits.
     /// nil only if the system ran out of memory or thread-specific keys.
     static var current: UnsafeMutablePointer<ThreadState>? {
+        let cache = formwell_thread_state_slot()
+        if let cached = cache?.pointee { return cached.assumingMemoryBound(to: ThreadState.self) }
         guard let key = threadStateKey else { return nil }
         if let raw = pthread_getspecific(key) { return raw.assumingMemoryBound(to: ThreadState.self) }
         // On lines of its own: it is written on every call.
@@ -63,6 +66,7 @@ struct ThreadState {
             CacheLine.deallocate(state)
             return nil
         }
+        cache?.pointee = UnsafeMutableRawPointer(state)
         return state
     }
 }
@@ -71,6 +75,8 @@ private let threadStateKey: pthread_key_t? = {
     var key = pthread_key_t()
     let created = pthread_key_create(&key) { raw in
         guard let state = raw?.assumingMemoryBound(to: ThreadState.self) else { return }
+        // A call made later in this thread's exit (another key's destructor) starts afresh.
+        formwell_thread_state_slot()?.pointee = nil
         state.deinitialize(count: 1)
         CacheLine.deallocate(state)
     }
