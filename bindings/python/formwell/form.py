@@ -473,39 +473,35 @@ def _field_state(field_id: str, members: Tuple[Any, ...], data: Any, start: int)
     accessibility hint, each followed by a NUL, then the error messages, each followed by a NUL,
     and one more NUL (the library only ever copies valid UTF-8). Nothing is computed here: every member is the
     library's."""
-    (index, phase, validity, display, failing, touched, exceeded, message_length, shown_length, value_length,
-     _, visited, dirty, modified, external, raised, emphasized, mode, tint, revision, error_count,
-     label_length, initial_length, hint_length, errors_size) = members
-    shown = start + message_length + 1
-    value = shown + shown_length + 1
-    label = value + value_length + 1
-    initial = label + label_length + 1
-    hint = initial + initial_length + 1
-    errors = hint + hint_length + 1
+    (index, phase, validity, display, failing, touched, exceeded, _, _, _,
+     text_size, visited, dirty, modified, external, raised, emphasized, mode, tint, revision, error_count,
+     _, _, _, _) = members
+    # One slice and one decode for all the texts (NULs never occur inside one), then split.
+    texts = data[start : start + text_size].decode().split("\0")
     return _tuple_new(FieldState, (
         field_id,
-        data[value : value + value_length].decode() if value_length else "",
+        texts[2],
         _PHASES[phase],
         _VALIDITIES[validity],
-        data[start : start + message_length].decode() if message_length else "",
+        texts[0],
         _DISPLAYS[display],
-        data[shown : shown + shown_length].decode() if shown_length else "",
+        texts[1],
         touched,
         exceeded,
         None if failing < 0 else failing,
         index,
         visited,
         dirty,
-        data[initial : initial + initial_length].decode() if initial_length else "",
+        texts[4],
         modified,
         external,
-        tuple(data[errors : errors + errors_size - 1].decode().split("\0")) if error_count else (),
+        tuple(texts[6 : 6 + error_count]) if error_count else (),
         _MODES[mode],
         _TINTS[tint],
         raised,
         emphasized,
-        data[label : label + label_length].decode(),
-        data[hint : hint + hint_length].decode() if hint_length else "",
+        texts[3],
+        texts[5],
         revision,
     ))
 
