@@ -273,15 +273,16 @@ def _struct_format(structure: Any, first: str, last: str, skip: Tuple[str, ...] 
     return fmt
 
 
-#: Reads the members of a :class:`fw_snapshot` that describe the field, in one call:
+#: Reads the members of a :class:`fw_snapshot` that the binding uses, in one call:
 #: ``SNAPSHOT.unpack_from(buffer, offset)`` gives (index, phase, validity, display, failing_rule,
-#: touched, limit_exceeded, message_length, display_message_length, value_length, text_size,
-#: visited, dirty, modified_since_submit, external_error, label_raised, emphasized, mode, tint,
-#: revision, error_count, label_length, initial_length, hint_length, errors_size): the pointers are
-#: skipped. The texts follow each other in the caller's buffer, each NUL-terminated, in the order
-#: fw_snapshot documents.
-SNAPSHOT = struct.Struct(_struct_format(fw_snapshot, "index", "errors_size",
-                                        skip=("message", "display_message", "value")))
+#: touched, limit_exceeded, text_size, visited, dirty, modified_since_submit, external_error,
+#: label_raised, emphasized, mode, tint, revision, error_count). The pointers and the texts' lengths
+#: are skipped (fewer Python ints to make): the texts follow each other in the caller's buffer,
+#: each NUL-terminated, in the order fw_snapshot documents, and contain no NUL, so the binding
+#: splits them at their NULs.
+SNAPSHOT = struct.Struct(_struct_format(fw_snapshot, "index", "error_count",
+                                        skip=("message", "display_message", "value", "message_length",
+                                              "display_message_length", "value_length")))
 
 class fw_column(Structure):
     """``struct fw_column``: one field's values for every record of a batch, in the Apache Arrow

@@ -473,9 +473,8 @@ def _field_state(field_id: str, members: Tuple[Any, ...], data: Any, start: int)
     accessibility hint, each followed by a NUL, then the error messages, each followed by a NUL,
     and one more NUL (the library only ever copies valid UTF-8). Nothing is computed here: every member is the
     library's."""
-    (index, phase, validity, display, failing, touched, exceeded, _, _, _,
-     text_size, visited, dirty, modified, external, raised, emphasized, mode, tint, revision, error_count,
-     _, _, _, _) = members
+    (index, phase, validity, display, failing, touched, exceeded, text_size, visited, dirty, modified, external,
+     raised, emphasized, mode, tint, revision, error_count) = members
     # One slice and one decode for all the texts (NULs never occur inside one), then split.
     texts = data[start : start + text_size].decode().split("\0")
     return _tuple_new(FieldState, (
@@ -1626,7 +1625,7 @@ class Form:
         for index in range(total):
             members = _unpack(snapshots, index * _SNAPSHOT_SIZE)
             states.append(_field_state(ids[index], members, data, start))
-            start += members[10]  # the field's text_size
+            start += members[7]  # the field's text_size
         return states
 
     def value(self, field_id: str) -> str:
