@@ -289,6 +289,28 @@ typedef enum fw_submit_outcome {
     FW_SUBMIT_PENDING = 2,
 } fw_submit_outcome;
 
+/**
+ * A normaliser (fw_field_set_normalizers): normalisers run in the order given on every value the
+ * field takes, before its rules. The field keeps what was set (fw_field_value, a snapshot's
+ * value) and the normalised value (fw_field_normalized_value, a snapshot's normalized): the
+ * rules judge the normalised one, and submissions and batches use it.
+ */
+typedef enum fw_normalizer {
+    /**
+     * White space (Unicode White_Space) removed at both ends; white space only becomes empty, so
+     * a required field fails on it.
+     */
+    FW_NORMALIZE_TRIM = 0,
+    /** Every run of white space replaced by one space (at the ends too: trim first to drop them). */
+    FW_NORMALIZE_COLLAPSE_WHITESPACE = 1,
+    /** Unicode lowercase (full case mapping, locale-independent). */
+    FW_NORMALIZE_LOWERCASE = 2,
+    /** Unicode Normalization Form C. */
+    FW_NORMALIZE_NFC = 3,
+    /** Only the ASCII digits 0-9 are kept ("(555) 123-4567" becomes "5551234567"). */
+    FW_NORMALIZE_DIGITS_ONLY = 4,
+} fw_normalizer;
+
 /* ---- Types (from Sources/CFormwellTypes/formwell_types.h) ---- */
 
 /**
@@ -319,12 +341,13 @@ typedef void (*fw_destroy_fn)(void *context);
  *
  * Versions: the first version ends with `value`; the second appends the members from `visited` to
  * `errors` (flags, the effective mode, the tint, the revision, the error list, the label, the
- * initial value and the accessibility hint). A caller whose `size` does not cover the second
- * version's members gets the first version's members and texts only.
+ * initial value and the accessibility hint); the third appends `secret` to `normalized` (the
+ * value after the field's normalisers). A caller whose `size` does not cover a version's members
+ * gets the members and texts of the versions before it only.
  *
  * Texts: the message, the display message and the value (first version), then the label, the
- * initial value, the hint and the error list (second version) are copied, each NUL-terminated and in
- * this order, into the caller's buffer, and the pointer members point into it. A text that does not
+ * initial value, the hint and the error list (second version), then the normalised value (third
+ * version) are copied, each NUL-terminated and in this order, into the caller's buffer, and the pointer members point into it. A text that does not
  * fit is not copied (its pointer is NULL, and so are the pointers of the texts after it) and the call
  * returns FW_ERR_BUFFER_TOO_SMALL with every other member filled; `text_size` is the buffer size that
  * holds every text of the caller's version. With a NULL buffer of size 0 no text is copied (every
@@ -403,6 +426,18 @@ typedef struct fw_snapshot {
      * The accessibility value of the field is `display_message` while the display is FW_DISPLAY_ERROR.
      */
     const char *errors;
+    /* Third version. */
+    /** Version 3. The field is secret (fw_field_set_secret): its value is never echoed outside `value` and `normalized`. */
+    bool secret;
+    /** Version 3. Length in bytes of the normalised value. */
+    size_t normalized_length;
+    /**
+     * Version 3. The value after the field's normalisers (fw_field_set_normalizers), in the caller's
+     * buffer, or NULL when not copied: what the rules judged and what a submission uses. The same
+     * text as `value` when the field has no normalisers or they left the value as it was; `value` is
+     * always what was set (what a view shows back while the user types).
+     */
+    const char *normalized;
 } fw_snapshot;
 
 /**
@@ -1138,6 +1173,40 @@ FW_API fw_status fw_field_clear_error(fw_form *form, const char *field_id);
  * Returns: FW_OK; or a general error (see Conventions).
  */
 FW_API fw_status fw_form_clear_errors(fw_form *form);
+
+/* ---- Normalisers and secret fields ---- */
+
+/**
+ * Sets the normalisers of the field named field_id: count fw_normalizer values (each at most once;
+ * count 0 removes them all, and normalizers may then be NULL), run in array order. The value set
+ * last is normalised again and the field, and the fields whose matches rule names it, re-judged;
+ * what was set (fw_field_value) stays as it is.
+ * Returns: FW_OK; FW_ERR_UNKNOWN_FIELD; FW_ERR_INVALID_ARGUMENT for a value that is not an fw_normalizer or one given twice; FW_ERR_CALLBACK when a custom validator fails (nothing changes); or a general error (see Conventions).
+ */
+FW_API fw_status fw_field_set_normalizers(fw_form *form, const char *field_id, const int32_t *normalizers, size_t count);
+
+/**
+ * Stores the normalisers of the field named field_id, in order, into out_normalizers (capacity
+ * elements; may be NULL when capacity is 0) and their number into *out_count.
+ * Returns: FW_OK; FW_ERR_UNKNOWN_FIELD; FW_ERR_BUFFER_TOO_SMALL when the field has more than capacity (*out_count set, nothing stored); or a general error (see Conventions).
+ */
+FW_API fw_status fw_field_normalizers(fw_form *form, const char *field_id, int32_t *out_normalizers, size_t capacity, size_t *out_count);
+
+/**
+ * Copies the value of the field named field_id after its normalisers (what its rules judged and a
+ * submission uses) into buf; the same text as fw_field_value when the field has no normalisers.
+ * Returns: FW_OK; FW_ERR_UNKNOWN_FIELD; FW_ERR_BUFFER_TOO_SMALL; or a general error (see Conventions).
+ */
+FW_API fw_status fw_field_normalized_value(fw_form *form, const char *field_id, char *buf, size_t buf_size, size_t *out_length);
+
+/**
+ * Marks the field named field_id secret (a password, a token) or not. A secret field's value is
+ * never echoed outside its value (fw_field_value, fw_field_normalized_value, a snapshot's value
+ * and normalized): fw_form_export_spec leaves out its initial value, and the bindings print it
+ * masked. A snapshot's secret tells a view to draw the value hidden.
+ * Returns: FW_OK; FW_ERR_UNKNOWN_FIELD; or a general error (see Conventions).
+ */
+FW_API fw_status fw_field_set_secret(fw_form *form, const char *field_id, bool secret);
 
 /* ---- Live changes, the form's state and change tracking ---- */
 

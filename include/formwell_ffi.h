@@ -16,6 +16,7 @@ typedef enum fw_rule_kind { FW_RULE_REQUIRED = 0, FW_RULE_EMAIL = 1, FW_RULE_PHO
 typedef enum fw_cell_flag { FW_CELL_LIMIT_EXCEEDED = 1, FW_CELL_OWN_MESSAGE = 2 } fw_cell_flag;
 typedef enum fw_async_verdict { FW_ASYNC_VALID = 0, FW_ASYNC_INVALID = 1, FW_ASYNC_ERROR = 2 } fw_async_verdict;
 typedef enum fw_submit_outcome { FW_SUBMIT_VALID = 0, FW_SUBMIT_INVALID = 1, FW_SUBMIT_PENDING = 2 } fw_submit_outcome;
+typedef enum fw_normalizer { FW_NORMALIZE_TRIM = 0, FW_NORMALIZE_COLLAPSE_WHITESPACE = 1, FW_NORMALIZE_LOWERCASE = 2, FW_NORMALIZE_NFC = 3, FW_NORMALIZE_DIGITS_ONLY = 4 } fw_normalizer;
 typedef int32_t (*fw_validate_fn)(void *context, const char *value, size_t value_length,
                                   const char **out_message);
 typedef void (*fw_destroy_fn)(void *context);
@@ -53,6 +54,9 @@ typedef struct fw_snapshot {
     const char *initial;
     const char *hint;
     const char *errors;
+    bool secret;
+    size_t normalized_length;
+    const char *normalized;
 } fw_snapshot;
 typedef struct fw_form_info {
     size_t size;
@@ -193,6 +197,10 @@ fw_status fw_field_in_group(fw_form *form, const char *field_id, const char *gro
 fw_status fw_field_set_error(fw_form *form, const char *field_id, const char *message);
 fw_status fw_field_clear_error(fw_form *form, const char *field_id);
 fw_status fw_form_clear_errors(fw_form *form);
+fw_status fw_field_set_normalizers(fw_form *form, const char *field_id, const int32_t *normalizers, size_t count);
+fw_status fw_field_normalizers(fw_form *form, const char *field_id, int32_t *out_normalizers, size_t capacity, size_t *out_count);
+fw_status fw_field_normalized_value(fw_form *form, const char *field_id, char *buf, size_t buf_size, size_t *out_length);
+fw_status fw_field_set_secret(fw_form *form, const char *field_id, bool secret);
 fw_status fw_form_remove_field(fw_form *form, const char *field_id);
 fw_status fw_form_reset_values(fw_form *form, const char * const *field_ids, const char * const *values, size_t count);
 fw_status fw_form_get_info(fw_form *form, fw_form_info *out_info);

@@ -37,12 +37,14 @@ SECTIONS = [
     ("ModeFunctions.swift", "Validation modes and the error mode"),
     ("GroupFunctions.swift", "Groups: validating part of a form"),
     ("ExternalErrorFunctions.swift", "External errors: errors set from outside the rules"),
+    ("NormalizerFunctions.swift", "Normalisers and secret fields"),
     ("ChangeFunctions.swift", "Live changes, the form's state and change tracking"),
     ("BatchFunctions.swift", "Batches: many records checked as submits in one call"),
     ("ArrowFunctions.swift", "Arrow: record batches through the Arrow C Data Interface"),
     ("AsyncFunctions.swift", "Asynchronous rules: checks the host makes, on the host's clock"),
 ]
-ENUM_FILES = ["Status.swift", "StateEnums.swift", "RuleKind.swift", "CellFlag.swift", "AsyncEnums.swift"]
+ENUM_FILES = ["Status.swift", "StateEnums.swift", "RuleKind.swift", "CellFlag.swift", "AsyncEnums.swift",
+              "NormalizerEnum.swift"]
 # Structs and callback typedefs: written in C (Swift imports them, so both share one layout) and
 # copied from between these markers.
 TYPES_HEADER = ROOT / "Sources" / "CFormwellTypes" / "formwell_types.h"

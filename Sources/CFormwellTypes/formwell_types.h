@@ -37,12 +37,13 @@ typedef void (*fw_destroy_fn)(void *context);
  *
  * Versions: the first version ends with `value`; the second appends the members from `visited` to
  * `errors` (flags, the effective mode, the tint, the revision, the error list, the label, the
- * initial value and the accessibility hint). A caller whose `size` does not cover the second
- * version's members gets the first version's members and texts only.
+ * initial value and the accessibility hint); the third appends `secret` to `normalized` (the
+ * value after the field's normalisers). A caller whose `size` does not cover a version's members
+ * gets the members and texts of the versions before it only.
  *
  * Texts: the message, the display message and the value (first version), then the label, the
- * initial value, the hint and the error list (second version) are copied, each NUL-terminated and in
- * this order, into the caller's buffer, and the pointer members point into it. A text that does not
+ * initial value, the hint and the error list (second version), then the normalised value (third
+ * version) are copied, each NUL-terminated and in this order, into the caller's buffer, and the pointer members point into it. A text that does not
  * fit is not copied (its pointer is NULL, and so are the pointers of the texts after it) and the call
  * returns FW_ERR_BUFFER_TOO_SMALL with every other member filled; `text_size` is the buffer size that
  * holds every text of the caller's version. With a NULL buffer of size 0 no text is copied (every
@@ -121,6 +122,18 @@ typedef struct fw_snapshot {
      * The accessibility value of the field is `display_message` while the display is FW_DISPLAY_ERROR.
      */
     const char *errors;
+    /* Third version. */
+    /** Version 3. The field is secret (fw_field_set_secret): its value is never echoed outside `value` and `normalized`. */
+    bool secret;
+    /** Version 3. Length in bytes of the normalised value. */
+    size_t normalized_length;
+    /**
+     * Version 3. The value after the field's normalisers (fw_field_set_normalizers), in the caller's
+     * buffer, or NULL when not copied: what the rules judged and what a submission uses. The same
+     * text as `value` when the field has no normalisers or they left the value as it was; `value` is
+     * always what was set (what a view shows back while the user types).
+     */
+    const char *normalized;
 } fw_snapshot;
 
 /**
@@ -304,5 +317,6 @@ struct ArrowArray {
    check on every snapshot call. */
 static inline size_t formwell_snapshot_v1_size(void) { return offsetof(fw_snapshot, visited); }
 static inline size_t formwell_snapshot_v2_size(void) { return offsetof(fw_snapshot, errors) + sizeof(const char *); }
+static inline size_t formwell_snapshot_v3_size(void) { return offsetof(fw_snapshot, normalized) + sizeof(const char *); }
 
 #endif /* FORMWELL_TYPES_H */

@@ -16,6 +16,8 @@ struct BatchChecker: @unchecked Sendable {
     private let initialBytes: UnsafeMutableBufferPointer<UInt8>
     private let initialRanges: [Range<Int>]
     private let matchContext: OpaquePointer?
+    /// Each field's normalisers: a record's value is normalised before the rules judge it.
+    private let normalizers: [[Normalizer]]
     /// Custom validators are host code that may not be thread-safe: such forms run on one thread.
     let hasCustomRules: Bool
 
@@ -30,8 +32,11 @@ struct BatchChecker: @unchecked Sendable {
         for field in fields {
             ranges.append(allRules.count..<allRules.count + field.rules.count)
             allRules.append(contentsOf: field.rules)
-            initialRanges.append(initial.count..<initial.count + field.initialValue.utf8.count)
-            initial.append(contentsOf: field.initialValue.utf8)
+            // A field without a column keeps its (normalised) current initial value.
+            let start = initial.count
+            var value = Field.values(of: FieldValue(field.initialValue), normalizers: field.normalizers).0
+            value.withBytes { initial.append(contentsOf: $0) }
+            initialRanges.append(start..<initial.count)
         }
         rules = .allocate(capacity: allRules.count)
         _ = rules.initialize(from: allRules)
@@ -42,6 +47,7 @@ struct BatchChecker: @unchecked Sendable {
         _ = initialBytes.initialize(from: initial)
         self.initialRanges = initialRanges
         self.matchContext = matchContext
+        normalizers = fields.map(\.normalizers)
         hasCustomRules = allRules.contains { if case .custom = $0.check { return true } else { return false } }
     }
 
@@ -67,6 +73,16 @@ struct BatchChecker: @unchecked Sendable {
     @inline(__always)
     func judge(_ field: Int, _ record: Int, tail: inout [UInt8]) throws(FormError) -> (rule: Int, evaluation: Evaluation?)? {
         let bytes = value(field, record)
+        if !normalizers[field].isEmpty, let normalized = Normalizer.normalized(bytes, normalizers[field]) {
+            // Judged from a padded copy of the normalised value (see below).
+            if normalized.isEmpty { return requiredRules[field].map { ($0, nil) } }
+            tail.removeAll(keepingCapacity: true)
+            tail.append(contentsOf: normalized)
+            tail.append(contentsOf: repeatElement(0, count: FieldValue.padding))
+            return try tail.withUnsafeBufferPointer { (padded) throws(FormError) in
+                try judge(field, record, UnsafeBufferPointer(rebasing: padded[..<normalized.count]))
+            }
+        }
         if bytes.isEmpty { return requiredRules[field].map { ($0, nil) } }
         if Int(bitPattern: bytes.baseAddress) &+ bytes.count &+ FieldValue.padding > bufferEnd(field) {
             tail.removeAll(keepingCapacity: true)
@@ -91,9 +107,18 @@ struct BatchChecker: @unchecked Sendable {
         let subject = Subject(utf8: bytes)
         let evaluation = try Field.evaluation(
             of: subject, rules: UnsafeBufferPointer(rebasing: rules[ruleRanges[field]]), id: { ids[field] },
-            valueAt: { other in other >= 0 && other < fieldCount ? .bytes(value(other, record)) : nil },
+            valueAt: { other in other >= 0 && other < fieldCount ? peer(other, record) : nil },
             matchContext: matchContext)
         return evaluation.rule.map { ($0, evaluation) }
+    }
+
+    /// Another field's value in the same record, as a `matches` rule compares it: normalised.
+    private func peer(_ field: Int, _ record: Int) -> PeerValue {
+        let bytes = value(field, record)
+        guard !normalizers[field].isEmpty, let normalized = Normalizer.normalized(bytes, normalizers[field]) else {
+            return .bytes(bytes)
+        }
+        return .stored(FieldValue(normalized))
     }
 
     /// The message a failing cell shows, when it is not its rule's fixed one (a custom validator's

@@ -6,7 +6,16 @@ struct Field: Sendable {
     var initialValue: String
     /// Appended to only through `append` (which keeps `requiredRule`); settable here for `withRules`.
     var rules: [CompiledRule] = []
+    /// The value the rules judge: the normalised value when the field has normalisers.
     var value: FieldValue
+    /// What was set, when the normalisers changed it (nil: `value` is what was set). What a view
+    /// shows back (`FieldState.value`), so normalising never fights the user's typing.
+    var raw: FieldValue?
+    /// Run in order on every value before the rules (`Normalizer`).
+    var normalizers: [Normalizer] = []
+    /// A secret field's value (password, token) is never echoed outside its value: not in
+    /// exports, reports or a binding's printed form of its state.
+    var secret = false
     /// The verdict of every rule but `required` on `value` (`.empty` when the value is empty),
     /// refreshed by each event so that queries never run a validator.
     var outcome: Validity = .empty
@@ -50,11 +59,37 @@ struct Field: Sendable {
     /// this value must re-judge (kept by the form when rules are added).
     var dependents: [Int] = []
 
-    init(id: String, label: String?, initialValue: String) {
+    init(id: String, label: String?, initialValue: String, normalizers: [Normalizer] = []) {
         self.id = id
         self.label = label
         self.initialValue = initialValue
-        self.value = FieldValue(initialValue)
+        self.normalizers = normalizers
+        let (value, raw) = Field.values(of: FieldValue(initialValue), normalizers: normalizers)
+        self.value = value
+        self.raw = raw
+    }
+
+    /// The value set and what the normalisers make of it: (the value the rules judge, the raw
+    /// value when it differs).
+    static func values(of set: FieldValue, normalizers: [Normalizer]) -> (FieldValue, FieldValue?) {
+        guard !normalizers.isEmpty else { return (set, nil) }
+        var original = set
+        let normalized = original.withBytes { Normalizer.normalized($0, normalizers) }
+        guard let normalized else { return (set, nil) }
+        return (FieldValue(normalized), set)
+    }
+
+    /// What was set (the raw value): what a view shows.
+    var shownValue: FieldValue { raw ?? value }
+
+    /// Whether what was set is empty (read in place).
+    var shownIsEmpty: Bool { raw?.isEmpty ?? value.isEmpty }
+
+    /// The bytes of what was set, borrowed (mutating only so a field reached through a pointer is
+    /// not copied; nothing is changed). Without normalisers that is `value` itself.
+    mutating func withShownBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        guard var set = raw else { return value.withBytes(body) }
+        return set.withBytes(body)
     }
 
     /// How other fields' messages name this one.

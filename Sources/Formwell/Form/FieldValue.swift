@@ -28,6 +28,13 @@ struct FieldValue: Sendable {
         storage.append(contentsOf: repeatElement(0, count: Self.padding))
     }
 
+    /// From bytes known to be valid UTF-8 (a normaliser's output).
+    init(_ bytes: [UInt8]) {
+        storage = bytes
+        count = storage.count
+        storage.append(contentsOf: repeatElement(0, count: Self.padding))
+    }
+
     var isEmpty: Bool { count == 0 }
 
     /// The value's bytes (a copy).

@@ -11,7 +11,7 @@ extension Form {
     func tracking(_ positions: [Int]) -> Tracking {
         Tracking(positions: positions,
                  tracked: positions.map { fields[$0].tracked(in: mode) },
-                 values: positions.map { fields[$0].value })
+                 values: positions.map { fields[$0].shownValue })
     }
 
     /// Stamps the fields whose state differs from `before` (and `alsoChanged`) with the next
@@ -21,7 +21,7 @@ extension Form {
         var changed = formChanged
         for (slot, position) in before.positions.enumerated() where fields.indices.contains(position) {
             if fields[position].tracked(in: mode) != before.tracked[slot]
-                || !FieldValue.same(fields[position].value, before.values[slot]) {
+                || !FieldValue.same(fields[position].shownValue, before.values[slot]) {
                 fields[position].changedAt = next
                 changed = true
             }

@@ -45,14 +45,16 @@ public struct Form: Sendable {
     /// steps) it belongs to, each non-empty.
     public mutating func addField(
         _ id: String, label: String? = nil, initialValue: String = "", rules: [Rule] = [],
-        mode: ValidationMode? = nil, groups: [String] = []
+        mode: ValidationMode? = nil, groups: [String] = [], normalizers: [Normalizer] = [], secret: Bool = false
     ) throws(FormError) {
         guard !id.isEmpty else { throw .invalidArgument("a field id must not be empty") }
+        try Normalizer.check(normalizers)
         // C names fields with NUL-terminated strings: an id holding U+0000 could never be named.
         guard !id.utf8.contains(0) else { throw .invalidArgument("a field id must not contain U+0000 (NUL)") }
         guard positions[id] == nil else { throw .duplicateField(id) }
         for group in groups { try Form.checkGroupName(group) }
-        var field = Field(id: id, label: label, initialValue: initialValue)
+        var field = Field(id: id, label: label, initialValue: initialValue, normalizers: normalizers)
+        field.secret = secret
         field.modeOverride = mode
         for group in groups where !field.groups.contains(group) { field.groups.append(group) }
         for rule in rules {
@@ -181,11 +183,13 @@ public struct Form: Sendable {
         // Fields and rules are reached through pointers into storage borrowed for writing (a
         // non-mutating borrow of a stored array made the compiler copy it, a retain); a field with
         // no dependents is updated in place in the same pass.
-        let deferred = try fields.withUnsafeMutableBufferPointer { (buffer) throws(FormError) -> (Evaluation?, Bool) in
+        let deferred = try fields.withUnsafeMutableBufferPointer { (buffer) throws(FormError) -> KeystrokeOutcome in
             guard let base = buffer.baseAddress, buffer.indices.contains(index) else {
                 throw .invalidArgument("field index \(index) is out of range (\(buffer.count) fields)")
             }
             let field = base + index
+            // A field with normalisers judges its normalised value: the general path below.
+            guard field.pointee.normalizers.isEmpty else { return .general(nil) }
             // (Closures passed inline: a closure stored in a local is escaping, a heap allocation.)
             let own = try field.pointee.withRules { (rules) throws(FormError) in
                 try Field.evaluation(
@@ -194,7 +198,7 @@ public struct Form: Sendable {
                     all: all)
             }
             // A field others depend on, or with asynchronous rules, takes the general path below.
-            guard field.pointee.dependents.isEmpty && field.pointee.asyncRules.isEmpty else { return (own, false) }
+            guard field.pointee.dependents.isEmpty && field.pointee.asyncRules.isEmpty else { return .general(own) }
             let newValue = !field.pointee.value.equals(value.bytes)
             // A new value is a change by itself; only the same value again needs the comparison.
             // (Through mutating methods: a non-mutating call on `pointee` copies the whole field.)
@@ -203,22 +207,32 @@ public struct Form: Sendable {
             field.pointee.store(own)
             if newValue { field.pointee.valueChanged(to: value.bytes) }
             if field.pointee.followsChangesInPlace(in: formMode) { field.pointee.rejudge(focused: focused) }
-            return (nil, newValue || field.pointee.trackedInPlace(in: formMode) != before)
+            return .done(changed: newValue || field.pointee.trackedInPlace(in: formMode) != before)
         }
-        guard let own = deferred.0 else {
-            if deferred.1 { stamp(index) }
+        let own: Evaluation
+        let (newValue, newRaw): (FieldValue, FieldValue?)
+        switch deferred {
+        case .done(let changed):
+            if changed { stamp(index) }
             return
+        case .general(let evaluation?):
+            (own, newValue, newRaw) = (evaluation, FieldValue(value), nil)
+        case .general(nil):
+            (newValue, newRaw) = Field.values(of: FieldValue(value), normalizers: fields[index].normalizers)
+            own = try evaluation(at: index, value: newValue)
         }
-        let newValue = FieldValue(value)
         let valueAt: (Int) -> FieldValue? = { position in position == index ? newValue : self.currentValue(position) }
         var updates: [(Int, Evaluation)] = []
         for dependent in fields[index].dependents where dependent != index {
             updates.append((dependent, try evaluation(at: dependent, valueAt: valueAt)))
         }
         let before = tracking([index] + updates.map(\.0))
-        let changed = !FieldValue.same(fields[index].value, newValue)
+        // A change is a change of what was set (the raw value): typing a space a trimming field
+        // drops still changes what the view shows.
+        let changed = !FieldValue.same(fields[index].shownValue, newRaw ?? newValue)
         let wasEligible = asyncEligible(index)
         fields[index].value = newValue
+        fields[index].raw = newRaw
         fields[index].store(own)
         if changed { fields[index].valueChanged(to: value.bytes) }
         reconcileAsync(index, valueChanged: changed, wasEligible: wasEligible)
@@ -232,6 +246,13 @@ public struct Form: Sendable {
             }
         }
         record(before)
+    }
+
+    /// What the keystroke path did in place: everything (and whether the field's state changed),
+    /// or nothing yet, leaving the general path the field's verdict when it could work it out.
+    private enum KeystrokeOutcome {
+        case done(changed: Bool)
+        case general(Evaluation?)
     }
 
     // MARK: Whole-form events
@@ -282,14 +303,22 @@ public struct Form: Sendable {
     @discardableResult
     public mutating func submit(_ newValues: [String: String]) throws(FormError) -> Bool {
         var values = fields.map(\.value)
-        for (id, value) in newValues { values[try position(of: id)] = FieldValue(value) }
+        var raws = fields.map(\.raw)
+        var given = Array(repeating: false, count: fields.count)
+        for (id, value) in newValues {
+            let position = try position(of: id)
+            (values[position], raws[position]) = Field.values(of: FieldValue(value), normalizers: fields[position].normalizers)
+            given[position] = true
+        }
         let evaluations = try evaluations(of: values)
         let before = tracking(Array(fields.indices))
         for index in fields.indices {
-            let changed = !FieldValue.same(fields[index].value, values[index])
-            if changed { values[index].withBytes { fields[index].valueChanged(to: $0) } }
+            var set = raws[index] ?? values[index]
+            let changed = given[index] && !FieldValue.same(fields[index].shownValue, set)
+            if changed { set.withBytes { fields[index].valueChanged(to: $0) } }
             let wasEligible = asyncEligible(index)
             fields[index].value = values[index]
+            fields[index].raw = raws[index]
             fields[index].store(evaluations[index])
             reconcileAsync(index, valueChanged: changed, wasEligible: wasEligible)
             flushAsync(index)
@@ -317,12 +346,14 @@ public struct Form: Sendable {
     public mutating func reset(values newInitials: [String: String]) throws(FormError) {
         var initials = fields.map(\.initialValue)
         for (id, value) in newInitials { initials[try position(of: id)] = value }
-        let values = initials.map { FieldValue($0) }
+        let pairs = fields.indices.map { Field.values(of: FieldValue(initials[$0]), normalizers: fields[$0].normalizers) }
+        let values = pairs.map(\.0)
         let evaluations = try evaluations(of: values)
         let before = tracking(Array(fields.indices))
         for index in fields.indices {
             fields[index].initialValue = initials[index]
             fields[index].value = values[index]
+            fields[index].raw = pairs[index].1
             fields[index].store(evaluations[index])
             fields[index].phase = .idle
             fields[index].touched = false
@@ -389,12 +420,18 @@ public struct Form: Sendable {
         return position
     }
 
-    /// Every field's current value.
+    /// Every field's current value for submission: normalised (what the rules judged).
     public var values: [String: String] {
         Dictionary(fields.map { ($0.id, $0.value.string) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The field's value as it was set (what a view shows; see `normalizedValue(of:)`).
     public func value(of id: String) throws(FormError) -> String {
+        fields[try position(of: id)].shownValue.string
+    }
+
+    /// The field's value after its normalisers: what its rules judged and `values` holds.
+    public func normalizedValue(of id: String) throws(FormError) -> String {
         fields[try position(of: id)].value.string
     }
 
@@ -472,8 +509,8 @@ public struct Form: Sendable {
             visited: field.pointee.visited, dirty: field.pointee.dirty,
             modifiedSinceSubmit: field.pointee.modifiedSinceSubmit, externalError: field.pointee.externalError != nil,
             mode: field.pointee.modeOverride ?? formMode, tint: Tint(phase: phase, validity: validity),
-            labelRaised: !(phase == .idle && field.pointee.value.isEmpty), emphasized: phase == .focused,
-            errorCount: errorCount, revision: field.pointee.changedAt)
+            labelRaised: !(phase == .idle && field.pointee.shownIsEmpty), emphasized: phase == .focused,
+            errorCount: errorCount, revision: field.pointee.changedAt, secret: field.pointee.secret)
     }
 
     /// Hands `body` the summary and every text, the name, initial value and value borrowed in place.
@@ -484,9 +521,12 @@ public struct Form: Sendable {
     ) {
         Field.withName(of: field) { name in
             Field.withUTF8(field.pointee.initialValue) { initial in
-                field.pointee.value.withBytes { value in
-                    body(summary, StateTexts(message: message, displayMessage: displayMessage, value: value,
-                                             name: name, initial: initial, hint: hint, moreErrors: moreErrors))
+                field.pointee.value.withBytes { normalized in
+                    field.pointee.withShownBytes { value in
+                        body(summary, StateTexts(message: message, displayMessage: displayMessage, value: value,
+                                                 normalized: normalized, name: name, initial: initial, hint: hint,
+                                                 moreErrors: moreErrors))
+                    }
                 }
             }
         }
@@ -539,16 +579,16 @@ public struct Form: Sendable {
         positions[id].map { ($0, fields[$0]) }
     }
 
-    private func currentValue(_ position: Int) -> FieldValue? {
+    func currentValue(_ position: Int) -> FieldValue? {
         fields.indices.contains(position) ? fields[position].value : nil
     }
 
     /// The verdict of the field at `index` on `value` (its current value by default).
-    private func evaluation(at index: Int, value: FieldValue? = nil) throws(FormError) -> Evaluation {
+    func evaluation(at index: Int, value: FieldValue? = nil) throws(FormError) -> Evaluation {
         try evaluation(at: index, value: value, valueAt: currentValue)
     }
 
-    private func evaluation(
+    func evaluation(
         at index: Int, value: FieldValue? = nil, valueAt: (Int) -> FieldValue?, matchContext: MatchContext? = nil
     ) throws(FormError) -> Evaluation {
         var subject = value ?? fields[index].value

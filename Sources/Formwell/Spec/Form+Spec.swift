@@ -41,7 +41,7 @@ extension Form {
         for (index, field) in spec.fields.enumerated() {
             do {
                 try loaded.addField(field.id, label: field.label, initialValue: field.initial ?? "",
-                                    mode: field.mode, groups: field.groups)
+                                    mode: field.mode, groups: field.groups, normalizers: field.normalize, secret: field.secret)
             } catch {
                 throw SpecError(path: "fields[\(index)].id", problem: error.description)
             }
@@ -111,9 +111,11 @@ extension Form {
                 rules.append(RuleSpec(.async(rule.name, debounceMilliseconds: rule.debounceMilliseconds),
                                       message: rule.message, hint: rule.hint))
             }
+            // A secret field's initial value stays out of every export.
             specs.append(FieldSpec(id: field.id, label: field.label,
-                                   initial: field.initialValue.isEmpty ? nil : field.initialValue, rules: rules,
-                                   mode: field.modeOverride, groups: field.groups))
+                                   initial: field.initialValue.isEmpty || field.secret ? nil : field.initialValue, rules: rules,
+                                   mode: field.modeOverride, groups: field.groups, normalize: field.normalizers,
+                                   secret: field.secret))
         }
         return FormSpec(fields: specs, mode: mode == .twoStage ? nil : mode, errors: errorMode == .first ? nil : errorMode)
     }

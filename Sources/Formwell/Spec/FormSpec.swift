@@ -8,7 +8,7 @@
 /// `"length"`; `regex` with `"pattern"`; `matches` with `"field"`; `custom` with `"name"`, a validator
 /// the host defined on the form before loading. Every rule takes an optional `"message"` and `"hint"`.
 /// The form may set `"mode"` (a `ValidationMode` name) and `"errors"` (`first` or `all`); a field
-/// its own `"mode"` and its `"groups"`.
+/// its own `"mode"`, its `"groups"`, its `"normalize"` list (`Normalizer` names) and `"secret"`.
 public struct FormSpec: Equatable, Sendable {
     public static let version = 1
 
@@ -33,15 +33,21 @@ public struct FieldSpec: Equatable, Sendable {
     /// The field's own validation mode; nil follows the form's.
     public var mode: ValidationMode?
     public var groups: [String]
+    /// Normalisers run (in order) before the rules (`"normalize": ["trim", "lowercase"]`).
+    public var normalize: [Normalizer]
+    /// A secret field (`"secret": true`): its initial value is never exported.
+    public var secret: Bool
 
     public init(id: String, label: String? = nil, initial: String? = nil, rules: [RuleSpec] = [],
-                mode: ValidationMode? = nil, groups: [String] = []) {
+                mode: ValidationMode? = nil, groups: [String] = [], normalize: [Normalizer] = [], secret: Bool = false) {
         self.id = id
         self.label = label
         self.initial = initial
         self.rules = rules
         self.mode = mode
         self.groups = groups
+        self.normalize = normalize
+        self.secret = secret
     }
 }
 

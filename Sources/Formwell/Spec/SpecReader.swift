@@ -61,7 +61,7 @@ enum SpecReader {
     }
 
     private static func fieldSpec(_ value: JSONValue, _ path: String) throws(SpecError) -> FieldSpec {
-        let members = try object(value, path, allowed: ["id", "label", "initial", "rules", "mode", "groups"])
+        let members = try object(value, path, allowed: ["id", "label", "initial", "rules", "mode", "groups", "normalize", "secret"])
         guard let id = try string(members["id"], "\(path).id") else {
             throw SpecError(path: "\(path).id", problem: "missing: every field needs an id")
         }
@@ -77,7 +77,38 @@ enum SpecReader {
         }
         return FieldSpec(id: id, label: try string(members["label"], "\(path).label"),
                          initial: try string(members["initial"], "\(path).initial"), rules: rules,
-                         mode: try mode(members["mode"], "\(path).mode"), groups: try groups(members["groups"], "\(path).groups"))
+                         mode: try mode(members["mode"], "\(path).mode"), groups: try groups(members["groups"], "\(path).groups"),
+                         normalize: try normalizers(members["normalize"], "\(path).normalize"),
+                         secret: try flag(members["secret"], "\(path).secret"))
+    }
+
+    private static func normalizers(_ value: JSONValue?, _ path: String) throws(SpecError) -> [Normalizer] {
+        switch value {
+        case nil, .null?: return []
+        case .array(let list)?:
+            var found: [Normalizer] = []
+            for (index, item) in list.enumerated() {
+                guard case .string(let name) = item, let normalizer = Normalizer(name: name) else {
+                    let names = Normalizer.allCases.map(\.name).joined(separator: ", ")
+                    throw SpecError(path: "\(path)[\(index)]", problem: "expected a normaliser name (one of: \(names)), found \(item.kindName)")
+                }
+                guard !found.contains(normalizer) else {
+                    throw SpecError(path: "\(path)[\(index)]", problem: "normaliser '\(name)' is given twice")
+                }
+                found.append(normalizer)
+            }
+            return found
+        case let other?:
+            throw SpecError(path: path, problem: "expected an array of normaliser names, found \(other.kindName)")
+        }
+    }
+
+    private static func flag(_ value: JSONValue?, _ path: String) throws(SpecError) -> Bool {
+        switch value {
+        case nil, .null?: return false
+        case .bool(let flag)?: return flag
+        case let other?: throw SpecError(path: path, problem: "expected true or false, found \(other.kindName)")
+        }
     }
 
     private static let parameters: [String: String] = [

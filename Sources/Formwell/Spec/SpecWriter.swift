@@ -9,6 +9,8 @@ enum SpecWriter {
             if let initial = field.initial { members.append(("initial", .string(initial))) }
             if let mode = field.mode { members.append(("mode", .string(mode.name))) }
             if !field.groups.isEmpty { members.append(("groups", .array(field.groups.map { .string($0) }))) }
+            if !field.normalize.isEmpty { members.append(("normalize", .array(field.normalize.map { .string($0.name) }))) }
+            if field.secret { members.append(("secret", .bool(true))) }
             members.append(("rules", .array(field.rules.map(rule))))
             return .object(members)
         }

@@ -2,7 +2,13 @@
 public struct FieldState: Equatable, Hashable, Sendable {
     public let id: String
     public let label: String?
+    /// The value as it was set (typed): what a view shows back.
     public let value: String
+    /// The value the rules judged: `value` after the field's normalisers (the same text when it has
+    /// none); what `Form.values`, batches and submissions use.
+    public let normalizedValue: String
+    /// The field is secret (`Form.addField(secret:)`): its value is never echoed outside `value`.
+    public let secret: Bool
     /// Seeds 01/02: phase and validity (lenient while focused in two-stage mode, strict otherwise),
     /// as the field's validation mode shows them.
     public let input: InputState
@@ -60,7 +66,9 @@ public struct FieldState: Equatable, Hashable, Sendable {
         let shown = field.shown(in: formMode)
         id = field.id
         label = field.label
-        value = field.value.string
+        value = field.shownValue.string
+        normalizedValue = field.value.string
+        secret = field.secret
         let validity: Validity
         switch shown.validity {
         case .empty: validity = .empty
@@ -89,7 +97,7 @@ public struct FieldState: Equatable, Hashable, Sendable {
         errors = shown.errors
         mode = field.mode(in: formMode)
         tint = Tint(phase: field.phase, validity: shown.validity)
-        labelRaised = !(field.phase == .idle && field.value.isEmpty)
+        labelRaised = !(field.phase == .idle && field.shownValue.isEmpty)
         emphasized = field.phase == .focused
         accessibilityHint = shown.hint
         revision = field.changedAt

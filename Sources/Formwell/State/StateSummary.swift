@@ -22,13 +22,18 @@ public struct StateSummary: Equatable, Sendable {
     /// The number of messages in the validity's error list (`FieldState.errors`).
     public let errorCount: Int
     public let revision: UInt64
+    /// The field is secret (its value never echoed outside the value).
+    public let secret: Bool
 }
 
 /// The texts of a field's state, borrowed for the duration of `Form.readState`'s body.
 public struct StateTexts {
     public let message: UnsafeBufferPointer<UInt8>
     public let displayMessage: UnsafeBufferPointer<UInt8>
+    /// The value as it was set (what a view shows).
     public let value: UnsafeBufferPointer<UInt8>
+    /// The value after the field's normalisers (what the rules judged).
+    public let normalized: UnsafeBufferPointer<UInt8>
     /// The label, else the id.
     public let name: UnsafeBufferPointer<UInt8>
     public let initial: UnsafeBufferPointer<UInt8>

@@ -16,6 +16,9 @@ enum SnapshotWriter {
     /// version's members and texts.
     static var secondVersionSize: Int { formwell_snapshot_v2_size() }
 
+    /// The third version's struct (up to `normalized`).
+    static var thirdVersionSize: Int { formwell_snapshot_v3_size() }
+
     /// The size the caller declared in `snapshot.size`, checked.
     static func declaredSize(_ snapshot: UnsafeMutablePointer<fw_snapshot>?) throws(ABIFailure) -> Int {
         guard let snapshot else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument 'snapshot' is NULL") }
@@ -135,6 +138,7 @@ enum SnapshotWriter {
     static func write(_ form: UnsafeMutablePointer<Form>, index: Int, to out: UnsafeMutablePointer<fw_snapshot>,
                       size: Int, texts: inout TextBuffer) throws(FormError) {
         let second = size >= secondVersionSize
+        let third = size >= thirdVersionSize
         try Form.readState(of: form, at: index) { state, strings in
             let (message, shown, value) = (strings.message, strings.displayMessage, strings.value)
             // Member by member into the caller's struct (keeping its `size`): no temporary to
@@ -173,6 +177,11 @@ enum SnapshotWriter {
                 let (errors, errorsSize) = texts.appendList(message, strings.moreErrors, count: state.errorCount)
                 out.pointee.errors_size = errorsSize
                 out.pointee.errors = errors
+            }
+            if third {
+                out.pointee.secret = state.secret
+                out.pointee.normalized_length = strings.normalized.count
+                out.pointee.normalized = texts.append(strings.normalized)
             }
             out.pointee.text_size = texts.needed &- before
         }
