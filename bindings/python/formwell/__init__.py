@@ -42,6 +42,7 @@ from .form import (
     Form,
     MatchLimits,
     Mode,
+    Normalizer,
     Outcome,
     Phase,
     Request,

@@ -188,6 +188,10 @@ class fw_snapshot(Structure):
         ("initial", c_void_p),
         ("hint", c_void_p),
         ("errors", c_void_p),
+        # version 3
+        ("secret", c_bool),
+        ("normalized_length", c_size_t),
+        ("normalized", c_void_p),
     ]
 
 
@@ -276,13 +280,15 @@ def _struct_format(structure: Any, first: str, last: str, skip: Tuple[str, ...] 
 #: Reads the members of a :class:`fw_snapshot` that the binding uses, in one call:
 #: ``SNAPSHOT.unpack_from(buffer, offset)`` gives (index, phase, validity, display, failing_rule,
 #: touched, limit_exceeded, text_size, visited, dirty, modified_since_submit, external_error,
-#: label_raised, emphasized, mode, tint, revision, error_count). The pointers and the texts' lengths
+#: label_raised, emphasized, mode, tint, revision, error_count, secret). The pointers and the texts' lengths
 #: are skipped (fewer Python ints to make): the texts follow each other in the caller's buffer,
 #: each NUL-terminated, in the order fw_snapshot documents, and contain no NUL, so the binding
 #: splits them at their NULs.
-SNAPSHOT = struct.Struct(_struct_format(fw_snapshot, "index", "error_count",
+SNAPSHOT = struct.Struct(_struct_format(fw_snapshot, "index", "secret",
                                         skip=("message", "display_message", "value", "message_length",
-                                              "display_message_length", "value_length")))
+                                              "display_message_length", "value_length", "label_length",
+                                              "initial_length", "hint_length", "errors_size", "label",
+                                              "initial", "hint", "errors")))
 
 class fw_column(Structure):
     """``struct fw_column``: one field's values for every record of a batch, in the Apache Arrow
@@ -398,6 +404,11 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "fw_field_clear_error": (fw_status, [FormHandle, c_char_p]),
     "fw_form_clear_errors": (fw_status, [FormHandle]),
     "fw_form_remove_field": (fw_status, [FormHandle, c_char_p]),
+    # issue 13: normalisers and secret fields
+    "fw_field_set_normalizers": (fw_status, [FormHandle, c_char_p, POINTER(c_int32), c_size_t]),
+    "fw_field_normalizers": (fw_status, [FormHandle, c_char_p, POINTER(c_int32), c_size_t, POINTER(c_size_t)]),
+    "fw_field_normalized_value": (fw_status, [FormHandle, c_char_p, _buf, c_size_t, _out_len]),
+    "fw_field_set_secret": (fw_status, [FormHandle, c_char_p, c_bool]),
     "fw_form_reset_values": (fw_status, [FormHandle, POINTER(c_char_p), POINTER(c_char_p), c_size_t]),
     "fw_form_changed_since": (fw_status, [FormHandle, c_uint64, POINTER(c_size_t), c_size_t, _out_len]),
     "fw_form_announcement": (fw_status, [FormHandle, _buf, c_size_t, _out_len]),

@@ -44,7 +44,7 @@ from .rules import (
 #: What :meth:`Form.from_spec` accepts: a spec dict, JSON text, or the path of a JSON file.
 SpecSource = Union[Mapping[str, Any], str, "os.PathLike[str]"]
 
-__all__ = ["Form", "FieldState", "MatchLimits", "Phase", "Validity", "Display", "Mode", "Tint", "live_forms",
+__all__ = ["Form", "FieldState", "MatchLimits", "Phase", "Validity", "Display", "Mode", "Tint", "Normalizer", "live_forms",
            "register_validator", "unregister_validator", "registered_validators",
            "Request", "Verdict", "Resolution", "Outcome", "SubmitResult", "CheckError",
            "register_check", "unregister_check", "registered_checks"]
@@ -149,6 +149,49 @@ class Tint(enum.Enum):
     ERROR = 2
 
 
+class Normalizer(str, enum.Enum):
+    """A normaliser (``fw_normalizer``) a field runs, in the order given, on every value before its
+    rules (``add_field(..., normalize=[...])``). The rules, :attr:`Form.values` and batches use the
+    normalised value (:attr:`FieldState.normalized_value`); :attr:`FieldState.value` stays what was
+    set, so a view shows back what the user typed.
+
+    A ``str`` enum: each member equals its spec name, and wherever one is taken the name works too.
+    """
+
+    #: White space (Unicode White_Space) removed at both ends; white space only becomes empty, so
+    #: a required field fails on it.
+    TRIM = "trim"
+    #: Every run of white space becomes one space (at the ends too: put TRIM first to drop them).
+    COLLAPSE_WHITESPACE = "collapse_whitespace"
+    #: Unicode lowercase (full case mapping, locale-independent).
+    LOWERCASE = "lowercase"
+    #: Unicode Normalization Form C.
+    NFC = "nfc"
+    #: Only the ASCII digits 0-9 are kept: "(555) 123-4567" becomes "5551234567".
+    DIGITS_ONLY = "digits_only"
+
+
+#: fw_normalizer values, in the enum's order.
+_NORMALIZER_VALUES = {member: number for number, member in enumerate(Normalizer)}
+
+
+def _normalizer_values(normalize: Any) -> List[int]:
+    """The fw_normalizer values of a list of Normalizer members or names."""
+    if isinstance(normalize, str):
+        raise TypeError("normalize must be a list of normalisers, not a str")
+    values = []
+    for item in normalize:
+        if not isinstance(item, str):
+            raise TypeError(f"a normaliser must be a Normalizer or its name, not {type(item).__name__}")
+        try:
+            values.append(_NORMALIZER_VALUES[Normalizer(item)])
+        except ValueError:
+            names = ", ".join(member.value for member in Normalizer)
+            raise InvalidArgumentError(f"unknown normaliser {item!r} (expected one of: {names})",
+                                       _native.FW_ERR_INVALID_ARGUMENT) from None
+    return values
+
+
 class Mode(str, enum.Enum):
     """A validation mode (``fw_mode``): when a field's *shown* state (validity, messages, display,
     errors, tint, hint) follows its value. Whatever the mode, :attr:`Form.is_valid` and
@@ -182,7 +225,10 @@ ERROR_MODES = ("first", "all")
 _FIELDS = ("id", "value", "phase", "validity", "message", "display", "display_message", "touched",
            "limit_exceeded", "failing_rule", "index",
            "visited", "dirty", "initial", "modified_since_submit", "external_error", "errors", "mode",
-           "tint", "label_raised", "emphasized", "label", "accessibility_hint", "revision")
+           "tint", "label_raised", "emphasized", "label", "accessibility_hint", "revision", "normalized_value",
+           "secret")
+#: Members a secret field's printed form masks.
+_SECRET_MEMBERS = ("value", "normalized_value", "initial")
 #: Position of ``errors`` in the tuple (held as a tuple there, read as a list).
 _ERRORS = _FIELDS.index("errors")
 _tuple_new = tuple.__new__
@@ -229,6 +275,10 @@ class FieldState(tuple):
             else ``""``.
         revision: the form revision at which this field's state last changed
             (:meth:`Form.changed_since`).
+        normalized_value: the value after the field's normalisers (:class:`Normalizer`): what its
+            rules judged and what :attr:`Form.values` holds; ``value`` is what was set.
+        secret: the field is secret (``add_field(..., secret=True)``): ``repr()`` of this state
+            masks ``value``, ``normalized_value`` and ``initial``.
 
     ``pristine`` (not dirty), ``accessibility_value`` (the error text while the display is ERROR,
     else ``""``) and ``error`` are derived from the members above.
@@ -268,12 +318,15 @@ class FieldState(tuple):
         label: Optional[str] = None,
         accessibility_hint: str = "",
         revision: int = 0,
+        normalized_value: Optional[str] = None,
+        secret: bool = False,
     ) -> "FieldState":
         return _tuple_new(cls, (id, value, phase, validity, message, display, display_message, touched,
                                 limit_exceeded, failing_rule, index, visited, dirty, initial,
                                 modified_since_submit, external_error, tuple(errors), mode, tint,
                                 label_raised, emphasized, id if label is None else label,
-                                accessibility_hint, revision))
+                                accessibility_hint, revision, value if normalized_value is None else normalized_value,
+                                secret))
 
     id: str = property(itemgetter(0), doc="The field id.")  # type: ignore[assignment]
     value: str = property(itemgetter(1), doc="The current value.")  # type: ignore[assignment]
@@ -298,6 +351,8 @@ class FieldState(tuple):
     label: str = property(itemgetter(21), doc="The label, or the id when the field has none.")  # type: ignore[assignment]
     accessibility_hint: str = property(itemgetter(22), doc="A prompt to correct the field while its display is ERROR, else ``''``.")  # type: ignore[assignment]
     revision: int = property(itemgetter(23), doc="The form revision at which this state last changed.")  # type: ignore[assignment]
+    normalized_value: str = property(itemgetter(24), doc="The value after the field's normalisers (what the rules judged).")  # type: ignore[assignment]
+    secret: bool = property(itemgetter(25), doc="The field is secret: repr() masks its values.")  # type: ignore[assignment]
 
     @property
     def errors(self) -> List[str]:
@@ -339,7 +394,12 @@ class FieldState(tuple):
     __le__ = __gt__ = __ge__ = __lt__
 
     def __repr__(self) -> str:
-        return "FieldState(" + ", ".join(f"{name}={value!r}" for name, value in self._asdict().items()) + ")"
+        members = self._asdict()
+        if self[25]:  # a secret field's values are never printed
+            for name in _SECRET_MEMBERS:
+                if members[name]:
+                    members[name] = "***"
+        return "FieldState(" + ", ".join(f"{name}={value!r}" for name, value in members.items()) + ")"
 
     def __reduce__(self) -> Any:
         return (FieldState, tuple(self))
@@ -390,6 +450,8 @@ class _FieldStateMembers:
     label: Optional[str] = None
     accessibility_hint: str = ""
     revision: int = 0
+    normalized_value: Optional[str] = None
+    secret: bool = False
 
 
 FieldState.__dataclass_fields__ = _FieldStateMembers.__dataclass_fields__  # type: ignore[attr-defined]
@@ -471,10 +533,10 @@ def _field_state(field_id: str, members: Tuple[Any, ...], data: Any, start: int)
     """A FieldState from an unpacked fw_snapshot (see _native.SNAPSHOT) whose texts were copied
     into ``data`` from offset ``start``: message, display message, value, label, initial value and
     accessibility hint, each followed by a NUL, then the error messages, each followed by a NUL,
-    and one more NUL (the library only ever copies valid UTF-8). Nothing is computed here: every member is the
-    library's."""
+    and one more NUL, then the normalised value and a NUL (the library only ever copies valid
+    UTF-8, and no text holds a NUL). Nothing is computed here: every member is the library's."""
     (index, phase, validity, display, failing, touched, exceeded, text_size, visited, dirty, modified, external,
-     raised, emphasized, mode, tint, revision, error_count) = members
+     raised, emphasized, mode, tint, revision, error_count, secret) = members
     # One slice and one decode for all the texts (NULs never occur inside one), then split.
     texts = data[start : start + text_size].decode().split("\0")
     return _tuple_new(FieldState, (
@@ -502,6 +564,8 @@ def _field_state(field_id: str, members: Tuple[Any, ...], data: Any, start: int)
         texts[3],
         texts[5],
         revision,
+        texts[7 + error_count],
+        secret,
     ))
 
 
@@ -710,6 +774,8 @@ class Form:
         *,
         mode: Union["Mode", str, None] = None,
         groups: Iterable[str] = (),
+        normalize: Iterable[Union[Normalizer, str]] = (),
+        secret: bool = False,
     ) -> None:
         """Adds a field with its rules (run in order, the first failure wins, or every failure is
         listed in a form with ``errors="all"``).
@@ -725,6 +791,10 @@ class Form:
             groups: names of the validation groups the field belongs to (non-empty strings), for
                 ``validate(group=...)``, ``touch_all(group=...)``, :meth:`is_valid_in` and
                 :meth:`first_invalid_in`.
+            normalize: :class:`Normalizer` members (or names) run in this order on every value
+                before the rules, e.g. ``[Normalizer.TRIM, Normalizer.LOWERCASE]``.
+            secret: a password or token field: ``repr()`` of its state masks its values and
+                :meth:`export_spec` leaves out its initial value.
 
         :class:`formwell.AsyncRule` rules run after the synchronous ones, wherever they are in the
         list; the form keeps each one's ``check`` under its name (one check per name in a form:
@@ -744,6 +814,9 @@ class Form:
             raise TypeError("groups must be a list of group names, not a str")
         groups = list(groups)
         group_names = [_group_name(group) for group in groups]
+        normalizer_values = _normalizer_values(normalize)
+        if not isinstance(secret, bool):
+            raise TypeError(f"secret must be a bool, not {type(secret).__name__}")
         rule_list = list(rules)
         for rule in rule_list:
             if not isinstance(rule, Rule):
@@ -768,6 +841,11 @@ class Form:
                 check(lib.fw_field_set_mode(handle, fid, mode_value))
             for group in group_names:
                 check(lib.fw_field_add_group(handle, fid, group))
+            if normalizer_values:
+                check(lib.fw_field_set_normalizers(handle, fid, (c_int32 * len(normalizer_values))(*normalizer_values),
+                                                   len(normalizer_values)))
+            if secret:
+                check(lib.fw_field_set_secret(handle, fid, True))
         except BaseException:  # not expected (both were checked above): take the field back out
             lib.fw_form_remove_field(handle, fid)
             raise
@@ -909,8 +987,9 @@ class Form:
     def __reduce__(self) -> Any:
         """A form pickles as its spec (:meth:`to_spec_json`): unpickling loads it into a new form,
         resolving ``custom`` rules by name through :func:`register_validator` in the receiving
-        process. Only the definition travels (values, phases and touched flags do not); a form with
-        an anonymous :class:`formwell.Custom` rule cannot be pickled (``pickle.PicklingError``)."""
+        process. Only the definition travels (values, phases and touched flags do not, nor does a
+        secret field's initial value); a form with an anonymous :class:`formwell.Custom` rule
+        cannot be pickled (``pickle.PicklingError``)."""
         try:
             spec = self.to_spec_json()
         except InvalidArgumentError as error:
@@ -1319,6 +1398,30 @@ class Form:
     def errors(self, errors: str) -> None:
         check(lib.fw_form_set_error_mode(self._h, _error_mode_value(errors)))
 
+    def set_normalizers(self, field_id: str, normalize: Iterable[Union[Normalizer, str]]) -> None:
+        """Replaces the field's normalisers (``[]`` removes them). The value set last is normalised
+        again and the field, and the fields whose :class:`formwell.Matches` rule names it, are
+        re-judged; :attr:`FieldState.value` (what was set) stays."""
+        values = _normalizer_values(normalize)
+        array = (c_int32 * len(values))(*values) if values else None
+        check(lib.fw_field_set_normalizers(self._h, _encode(field_id, "field id"), array, len(values)))
+
+    def normalizers(self, field_id: str) -> List[Normalizer]:
+        """The field's normalisers, in order."""
+        handle, fid = self._h, _encode(field_id, "field id")
+        count = c_size_t(0)
+        array = (c_int32 * 8)()
+        check(lib.fw_field_normalizers(handle, fid, array, 8, byref(count)))
+        members = list(Normalizer)
+        return [members[array[index]] for index in range(count.value)]
+
+    def set_secret(self, field_id: str, secret: bool = True) -> None:
+        """Marks the field secret (or not): ``repr()`` of its state masks its values and
+        :meth:`export_spec` leaves out its initial value."""
+        if not isinstance(secret, bool):
+            raise TypeError(f"secret must be a bool, not {type(secret).__name__}")
+        check(lib.fw_field_set_secret(self._h, _encode(field_id, "field id"), secret))
+
     def set_mode(self, field_id: str, mode: Union["Mode", str, None]) -> None:
         """Gives the field its own validation :class:`Mode` (or its name); ``None`` makes it follow
         the form's mode again. :attr:`FieldState.mode` reads the mode in force."""
@@ -1675,9 +1778,10 @@ class Form:
 
     @property
     def values(self) -> Dict[str, str]:
-        """Every field's current value, in registration order (a new dict each time; one
-        consistent read, as :meth:`states`)."""
-        return {state.id: state.value for state in self.states()}
+        """Every field's current value for submission, in registration order: normalised
+        (:attr:`FieldState.normalized_value`; what the rules judged). A new dict each time; one
+        consistent read, as :meth:`states`."""
+        return {state.id: state.normalized_value for state in self.states()}
 
     @property
     def is_valid(self) -> bool:

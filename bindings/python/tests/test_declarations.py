@@ -23,6 +23,8 @@ C_TYPES = {
     "size_t": ctypes.c_size_t,
     "size_t *": ctypes.POINTER(ctypes.c_size_t),
     "bool *": ctypes.POINTER(ctypes.c_bool),
+    "bool": ctypes.c_bool,
+    "const int32_t *": ctypes.POINTER(ctypes.c_int32),
     "void *": ctypes.c_void_p,
     "fw_status": ctypes.c_int,
     "fw_phase *": ctypes.POINTER(ctypes.c_int),
@@ -161,12 +163,12 @@ def test_snapshot_reader_matches_the_struct():
                    message_length=11, display_message_length=12, value_length=13, text_size=99,
                    visited=True, dirty=False, modified_since_submit=True, external_error=False, label_raised=True,
                    emphasized=False, mode=3, tint=2, revision=2**40 + 5, error_count=2, label_length=14,
-                   initial_length=15, hint_length=16, errors_size=17)
+                   initial_length=15, hint_length=16, errors_size=17, secret=True, normalized_length=18)
     snapshot = _native.fw_snapshot(size=ctypes.sizeof(_native.fw_snapshot), message=1, display_message=2, value=3,
-                                   label=4, initial=5, hint=6, errors=7, **members)
+                                   label=4, initial=5, hint=6, errors=7, normalized=8, **members)
     read = ("index", "phase", "validity", "display", "failing_rule", "touched", "limit_exceeded", "text_size",
             "visited", "dirty", "modified_since_submit", "external_error", "label_raised", "emphasized", "mode",
-            "tint", "revision", "error_count")  # the lengths are skipped: the texts are split at their NULs
+            "tint", "revision", "error_count", "secret")  # the lengths are skipped: the texts are split at their NULs
     expected = tuple(members[name] for name in read)
     assert _native.SNAPSHOT.unpack_from(snapshot) == expected
     array = (_native.fw_snapshot * 2)()
@@ -175,17 +177,18 @@ def test_snapshot_reader_matches_the_struct():
 
 
 def test_snapshot_texts_follow_each_other():
-    """The binding slices the texts out of the buffer by their lengths (message, display message,
-    value, label, initial value, hint, each NUL-terminated, then the error messages, each
-    NUL-terminated, and one more NUL, one after the other), and finds each field's texts in fw_form_snapshots' buffer
-    by the text_size of the fields before it: the library's pointers must agree."""
+    """The binding splits the texts at their NULs (message, display message, value, label, initial
+    value, hint, each NUL-terminated, then the error messages, each NUL-terminated, and one more NUL,
+    then the normalised value, NUL-terminated, one after the other), and finds each field's texts in
+    fw_form_snapshots' buffer by the text_size of the fields before it: the library's pointers must
+    agree."""
     import formwell
 
     # The error list ends with one more NUL (an empty list reads as "").
     first_texts = (b"too short\0too short\0abc\0" + b"a\0" + b"abc\0" + b"Enter at least 5 characters\0"
-                   + b"too short\0" + b"\0")
+                   + b"too short\0" + b"\0" + b"abc\0")
     second_texts = b"This field is required\0" * 2 + b"\0" + b"Bee\0" + b"\0" + b"Enter a value\0" + \
-        b"This field is required\0" + b"\0"
+        b"This field is required\0" + b"\0" + b"\0"
     with formwell.Form() as form:
         form.add_field("a", [formwell.Required(), formwell.MinLength(5, message="too short")], initial="abc")
         form.add_field("b", [formwell.Required()], label="Bee")
@@ -196,9 +199,10 @@ def test_snapshot_texts_follow_each_other():
         snapshot = _native.fw_snapshot(size=ctypes.sizeof(_native.fw_snapshot))
         _native.check(_native.lib.fw_field_snapshot_at(form._h, 0, snapshot, buf, 256))
         offsets = tuple(getattr(snapshot, name) - base for name in
-                        ("message", "display_message", "value", "label", "initial", "hint", "errors"))
-        assert offsets == (0, 10, 20, 24, 26, 30, 58)
-        assert (snapshot.error_count, snapshot.errors_size, snapshot.text_size) == (1, 10, 69)
+                        ("message", "display_message", "value", "label", "initial", "hint", "errors", "normalized"))
+        assert offsets == (0, 10, 20, 24, 26, 30, 58, 69)
+        assert (snapshot.error_count, snapshot.errors_size, snapshot.text_size) == (1, 10, 73)
+        assert (snapshot.secret, snapshot.normalized_length) == (False, 3)
         assert buf.raw[:snapshot.text_size] == first_texts
         snapshots = (_native.fw_snapshot * 3)(*[_native.fw_snapshot(size=ctypes.sizeof(_native.fw_snapshot))] * 3)
         count, needed = ctypes.c_size_t(), ctypes.c_size_t()
@@ -209,7 +213,7 @@ def test_snapshot_texts_follow_each_other():
         assert snapshots[1].message - base == first_size
         assert snapshots[2].message - base == first_size + second_size
         # A valid field: empty texts but its value, label (the id) and initial value; no errors.
-        third_texts = b"\0\0ok\0c\0ok\0\0" + b"\0"
+        third_texts = b"\0\0ok\0c\0ok\0\0" + b"\0" + b"ok\0"
         assert (snapshots[2].error_count, snapshots[2].errors_size) == (0, 0)
         assert needed.value == first_size + second_size + snapshots[2].text_size == len(first_texts + second_texts
                                                                                         + third_texts)
