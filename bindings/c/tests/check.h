@@ -89,6 +89,8 @@ static void check_field_at(int line, fw_form *form, const char *id, expected_fie
 
 /* The size of the first version of fw_snapshot (a caller built against that header declares it). */
 #define TEST_SNAPSHOT_V1_SIZE offsetof(fw_snapshot, visited)
+/* The third version's struct ends with `normalized`. */
+#define TEST_SNAPSHOT_V3_SIZE (offsetof(fw_snapshot, normalized) + sizeof(const char *))
 
 /* The size of the first version of fw_form_info (before the asynchronous rules' members). */
 #define TEST_FORM_INFO_V1_SIZE offsetof(fw_form_info, pending_count)
@@ -96,7 +98,8 @@ static void check_field_at(int line, fw_form *form, const char *id, expected_fie
 /* Bytes the second version's texts of a snapshot take in the text buffer: the label, the initial
    value and the hint, each with its NUL, and the error list with its final NUL. */
 static inline size_t snapshot_v2_text_bytes(const fw_snapshot *s) {
-    return s->label_length + 1 + s->initial_length + 1 + s->hint_length + 1 + s->errors_size + 1;
+    size_t v3 = s->size >= TEST_SNAPSHOT_V3_SIZE ? s->normalized_length + 1 : 0;
+    return s->label_length + 1 + s->initial_length + 1 + s->hint_length + 1 + s->errors_size + 1 + v3;
 }
 
 /* The form's fw_form_info (every byte first set to 0x5A, so a member left unwritten shows). */

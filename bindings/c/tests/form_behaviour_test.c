@@ -315,7 +315,9 @@ static void error_mode_all(void) {
     /* The texts are back to back: ..., hint, then the list and its final NUL; text_size counts it all. */
     CHECK(s->errors == s->hint + s->hint_length + 1);
     CHECK(s->text_size == s->message_length + s->display_message_length + s->value_length + 3
-                          + s->label_length + s->initial_length + s->hint_length + 3 + 25 + 1);
+                          + s->label_length + s->initial_length + s->hint_length + 3 + 25 + 1
+                          + s->normalized_length + 1); /* the third version's normalised value last */
+    CHECK(s->normalized == s->errors + 25 + 1 && s->normalized_length == s->value_length);
     CHECK_OK(fw_field_set_value(form, "u", "ABCDEF")); /* long enough, still not lowercase */
     s = look(form, "u", &v);
     CHECK(s->failing_rule == 2 && errors_are(s, regex_only, 1));
@@ -934,7 +936,8 @@ static void growth_v1(void) {
     CHECK_STR(s->hint, "Enter at least 5 characters");
     CHECK(s->errors == texts + 38 + 28);
     CHECK(memcmp(s->errors, "Too short\0Lowercase only\0", 26) == 0);
-    CHECK(s->text_size == need + 10 + 4 + 28 + 26);
+    CHECK(s->text_size == need + 10 + 4 + 28 + 26 + s->value_length + 1); /* + the normalised value */
+    CHECK(s->normalized == s->errors + 26 && strcmp(s->normalized, s->value) == 0 && !s->secret);
     CHECK(!s->visited && !s->dirty && !s->modified_since_submit && !s->external_error);
     CHECK(s->label_raised && !s->emphasized && s->mode == FW_MODE_TWO_STAGE && s->tint == FW_TINT_ERROR);
     CHECK(all_bytes(one.bytes + sizeof(fw_snapshot), sizeof one - sizeof(fw_snapshot), SENTINEL));

@@ -80,7 +80,10 @@ static void check_snapshot_members(int line, const char *what, const fw_snapshot
           && s->errors_size == (want.validity == FW_VALIDITY_INVALID ? ml + 1 : 0)
           && strcmp(s->errors, want.message) == 0
           && strcmp(s->message, want.message) == 0 && strcmp(s->display_message, want.display_message) == 0
-          && strcmp(s->value, want.value) == 0;
+          && strcmp(s->value, want.value) == 0
+          /* Third version: no normalisers here, so the normalised value is the value, after the errors. */
+          && !s->secret && s->normalized_length == vl && s->normalized == s->errors + s->errors_size + 1
+          && strcmp(s->normalized, want.value) == 0;
     check_count++;
     if (!ok) {
         check_failures++;
@@ -547,7 +550,7 @@ static void whole_form(void) {
     strength_context strength = {3, 0, &destroyed};
     fw_form *form = registration_form(&strength), *empty = NULL;
     fw_snapshot snaps[8], one;
-    char texts[1024], small[64];
+    char texts[1024], small[68];
     size_t count = 0, text_size = 0, total = 0, i;
     fw_snapshot *none = NULL;
 
@@ -600,8 +603,9 @@ static void whole_form(void) {
        "This field is required"; confirm twice "Please confirm your password"; phone three "". Then
        the second version's texts (label, initial value, hint, error list and its final NUL):
        name 13 + 1 + 1 + 1; email 14 + 1 + "Enter a valid email address" 28 + 21 + 1; username and
-       password 9 + 1 + "Enter a value" 14 + 23 + 1; confirm 17 + 1 + 14 + 29 + 1; phone 6 + 1 + 1 + 1. */
-    CHECK(text_size == 6 + 47 + 47 + 47 + 59 + 3 + 16 + 65 + 48 + 48 + 62 + 9);
+       password 9 + 1 + "Enter a value" 14 + 23 + 1; confirm 17 + 1 + 14 + 29 + 1; phone 6 + 1 + 1 + 1.
+       Then the third version's normalised value (the value again, no normalisers): 4 + 5 + 1 + 1 + 1 + 1. */
+    CHECK(text_size == 6 + 47 + 47 + 47 + 59 + 3 + 16 + 65 + 48 + 48 + 62 + 9 + 13);
 
     /* A text buffer too small: the fields before the cut have their texts, the rest NULL. */
     for (i = 0; i < 6; i++) blank(&snaps[i]);
@@ -609,10 +613,12 @@ static void whole_form(void) {
     CHECK(count == 6 && text_size == total);
     CHECK(snaps[0].message == small && snaps[0].value == small + 2);
     CHECK_STR(snaps[0].value, "Ada");
-    CHECK(snaps[0].label == small + 6 && snaps[0].errors == small + 21); /* name's texts take 22 bytes */
+    CHECK(snaps[0].label == small + 6 && snaps[0].errors == small + 21); /* name's texts take 26 bytes */
+    CHECK(snaps[0].normalized == small + 22);
     CHECK_STR(snaps[0].label, "Display name");
-    CHECK(snaps[1].message == small + 22 && snaps[1].display_message == small + 43);
-    CHECK_STR(snaps[1].display_message, "Invalid email format"); /* 22 + 21 + 21 = 64: exactly full; */
+    CHECK_STR(snaps[0].normalized, "Ada");
+    CHECK(snaps[1].message == small + 26 && snaps[1].display_message == small + 47);
+    CHECK_STR(snaps[1].display_message, "Invalid email format"); /* 26 + 21 + 21 = 68: exactly full; */
     CHECK(snaps[1].value == NULL && snaps[1].label == NULL && snaps[1].errors == NULL); /* "ada@" does not fit */
     CHECK(snaps[1].error_count == 1 && snaps[1].errors_size == 21 && snaps[1].label_length == 13);
     CHECK(snaps[2].message == NULL && snaps[2].display_message == NULL && snaps[2].value == NULL);
@@ -679,8 +685,9 @@ static void growth_rule(void) {
     for (i = 0; i < 3; i++) many[i].base.size = sizeof(grown_snapshot);
     CHECK_OK(fw_form_snapshots(form, &many[0].base, 3, &count, buf, sizeof buf, &text_size));
     /* Second-version texts: label (the id), initial value, hint, error list: "a" 2 + 6 + 1 + 1;
-       "b" 2 + 1 + "Enter a value" 14 + "This field is required" 23 + 1; "c" 2 + 6 + 1 + 1. */
-    CHECK(count == 3 && text_size == (0 + 0 + 5 + 3 + 10) + (22 + 22 + 0 + 3 + 41) + (0 + 0 + 7 + 3 + 10));
+       "b" 2 + 1 + "Enter a value" 14 + "This field is required" 23 + 1; "c" 2 + 6 + 1 + 1; then the
+       third version's normalised value: "first" 6, "" 1, "changed" 8. */
+    CHECK(count == 3 && text_size == (0 + 0 + 5 + 3 + 10 + 6) + (22 + 22 + 0 + 3 + 41 + 1) + (0 + 0 + 7 + 3 + 10 + 8));
     for (i = 0; i < 3; i++) {
         CHECK(many[i].base.size == sizeof(grown_snapshot) && many[i].base.index == i);
         CHECK(all_bytes(many[i].later, sizeof many[i].later, 0xA5));
