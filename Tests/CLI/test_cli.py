@@ -447,3 +447,43 @@ def test_many_batches_keep_input_order_and_counts(tmp_path):
     invalid = sum(1 for i in range(1, 40_001) if i % 7 and i % 3 == 0)
     assert f"40000 records: {40_000 - malformed - invalid} valid, {invalid} invalid, {malformed} malformed" \
         in human.stdout.decode().splitlines()
+
+
+NORMALIZED_SPEC = (
+    b'{"formwell": 1, "fields": ['
+    b'{"id": "email", "normalize": ["trim", "lowercase"], "rules": [{"rule": "required"}, {"rule": "email"}]},'
+    b'{"id": "phone", "normalize": ["digits_only"], "rules": [{"rule": "regex", "pattern": "^[0-9]{10}$"}]},'
+    b'{"id": "password", "secret": true, "rules": [{"rule": "required"}, {"rule": "min_length", "length": 12}]}]}'
+)
+
+
+def test_normalisers_apply_to_records_and_secret_values_are_never_echoed(tmp_path):
+    # Issue 13: records are normalised before the rules; a secret field's value appears in no
+    # report, not even when its line is malformed.
+    (tmp_path / "spec.json").write_bytes(NORMALIZED_SPEC)
+    (tmp_path / "d.jsonl").write_bytes(
+        b'{"email": "  Ada@Example.COM ", "phone": "(555) 123-4567", "password": "correct horse battery"}\n'
+        b'{"email": "   ", "phone": "555-1234", "password": "hunter2-secret"}\n'
+        b'{"email": "a@b.co", "phone": "5551234567", "password": "hunter2-secret", "password": 3}\n'
+        b'{"email": "a@b.co", "phone": "5551234567", "password": ["hunter2-secret"]}\n'
+    )
+    for format_args in ([], ["--format", "json"]):
+        result = run("check", *format_args, str(tmp_path / "spec.json"), str(tmp_path / "d.jsonl"))
+        output = result.stdout + result.stderr
+        assert b"hunter2" not in output
+        assert result.returncode == 1
+    human = run("check", str(tmp_path / "spec.json"), str(tmp_path / "d.jsonl"))
+    # Line 1 passes only once normalised; line 2's email is white space only (trim: required fails);
+    # line 3's repeated key takes the last value (3, too short); line 4 is malformed.
+    assert lines(human.stdout) == [
+        "line 2: email: This field is required",
+        "line 2: phone: Invalid format",
+        "line 3: password: Must be at least 12 characters",
+        "line 4: malformed: key 'password': expected a string",
+        "",
+        "4 records: 1 valid, 2 invalid, 1 malformed",
+        "  email: 1 invalid — This field is required (1)",
+        "  phone: 1 invalid — Invalid format (1)",
+        "  password: 1 invalid — Must be at least 12 characters (1)",
+        "",
+    ]
