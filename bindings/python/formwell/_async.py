@@ -53,6 +53,16 @@ class Request(NamedTuple):
     due: int
 
 
+class SecretRequest(Request):
+    """A :class:`Request` for a secret field: the same tuple, printed with its value masked."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return (f"Request(id={self.id!r}, field={self.field!r}, index={self.index!r}, value='***', "
+                f"rule={self.rule!r}, due={self.due!r})")
+
+
 class Verdict(str, enum.Enum):
     """What the host found (``fw_async_verdict``). A ``str`` enum: ``Verdict.ERROR == "error"``."""
 

@@ -672,6 +672,8 @@ class Form:
         #: field id -> initial value, of the fields added through this object (add_field,
         #: load_spec): what check_many gives a record that lacks the key.
         self._initials: Dict[str, str] = {}
+        #: Ids of secret fields (their requests print masked).
+        self._secrets: set = set()
         #: (field index, rule index) -> the rule's fixed message (rules never change once added).
         self._rule_messages: Dict[Tuple[int, int], str] = {}
         #: the host clock of async rules (milliseconds).
@@ -850,6 +852,8 @@ class Form:
             lib.fw_form_remove_field(handle, fid)
             raise
         self._initials[field_id] = initial or ""
+        if secret:
+            self._secrets.add(field_id)
         if async_rules:
             self._enable_async([rule.name for rule in async_rules], checks)
 
@@ -943,6 +947,8 @@ class Form:
         fields = parsed.get("fields") or []  # type: ignore[union-attr]
         for field in fields:  # accepted by the library, so well-formed
             self._initials[field["id"]] = field.get("initial") or ""
+            if field.get("secret"):
+                self._secrets.add(field["id"])
         if async_names or bound:
             self._checks.update(bound)
             if async_names:
@@ -1214,7 +1220,8 @@ class Form:
                                 (request.rule, request.rule_length)):
             start = pointer - base
             texts.append(raw[start:start + length].decode("utf-8"))
-        return Request(int(request.id), texts[0], int(request.field_index), texts[1], texts[2], int(request.due))
+        kind = _async.SecretRequest if texts[0] in self._secrets else Request
+        return kind(int(request.id), texts[0], int(request.field_index), texts[1], texts[2], int(request.due))
 
     def due_requests(self, now_ms: Optional[int] = None) -> List[Request]:
         """Every request due at ``now_ms`` (``None``: the :attr:`clock`'s time), handed out at once,
@@ -1421,6 +1428,10 @@ class Form:
         if not isinstance(secret, bool):
             raise TypeError(f"secret must be a bool, not {type(secret).__name__}")
         check(lib.fw_field_set_secret(self._h, _encode(field_id, "field id"), secret))
+        if secret:
+            self._secrets.add(field_id)
+        else:
+            self._secrets.discard(field_id)
 
     def set_mode(self, field_id: str, mode: Union["Mode", str, None]) -> None:
         """Gives the field its own validation :class:`Mode` (or its name); ``None`` makes it follow
@@ -1485,6 +1496,7 @@ class Form:
         initials = dict(self._initials)
         initials.pop(field_id, None)
         self._initials = initials
+        self._secrets.discard(field_id)
         if self._has_async:  # its requests were cancelled
             self._driver.wake()  # type: ignore[union-attr]
 

@@ -15,6 +15,7 @@ from formwell import (
     MaxLength,
     Normalizer,
     Regex,
+    Request,
     Required,
     UnknownFieldError,
     Validity,
@@ -126,3 +127,18 @@ def test_field_state_keeps_its_old_constructor_and_dataclass_view():
                        touched=False)
     assert built.normalized_value == " x " and built.secret is False
     assert [field.name for field in dataclasses.fields(FieldState)][-2:] == ["normalized_value", "secret"]
+
+
+def test_a_secret_fields_async_request_prints_masked():
+    from formwell import AsyncRule
+
+    form = Form(clock=lambda: 0)
+    form.add_field("password", [AsyncRule("pwned", debounce=0)], secret=True)
+    form.add_field("name", [AsyncRule("taken", debounce=0)])
+    form["password"] = "hunter22"
+    form["name"] = "ada"
+    first, second = form.next_request(0), form.next_request(0)
+    assert first.value == "hunter22" and first.field == "password"
+    assert "hunter22" not in repr(first) and "value='***'" in repr(first)
+    assert first == tuple(first) and isinstance(first, Request)
+    assert "'ada'" in repr(second)
