@@ -67,6 +67,11 @@ import Testing
             if let want = step.expect.changed {
                 #expect(form.changedFieldIDs(since: revision) == want, "\(label): changed")
             }
+            if let want = step.expect.values {
+                // Compared as UTF-8 bytes: String's == would take canonically equivalent texts as equal.
+                let got = form.values.mapValues { Array($0.utf8) }
+                #expect(got == want.mapValues { Array($0.utf8) }, "\(label): values: got \(form.values), expected \(want)")
+            }
             for (group, want) in step.expect.validIn ?? [:] {
                 #expect(try form.isValid(in: group) == want, "\(label): valid_in \(group)")
             }
@@ -140,6 +145,7 @@ import Testing
             "visited": state.visited, "dirty": state.dirty, "modified_since_submit": state.modifiedSinceSubmit,
             "errors": state.errors, "external_error": state.externalError, "tint": state.tint.name,
             "label_raised": state.labelRaised, "emphasized": state.emphasized, "hint": state.accessibilityHint,
+            "value": state.value, "normalized": state.normalizedValue, "secret": state.secret,
         ]
     }
 
@@ -149,7 +155,9 @@ import Testing
         case (is NSNull, is NSNull): return true
         case (let a as Bool, let b as Bool): return a == b
         case (let a as Int, let b as Int): return a == b
-        case (let a as String, let b as String): return a == b
+        // Strings by their UTF-8 bytes: String's == takes canonically equivalent texts as equal, and the
+        // normalisers' vectors tell a decomposed value from its NFC form.
+        case (let a as String, let b as String): return a.utf8.elementsEqual(b.utf8)
         case (let a as [String], let b as [Any]): return a.count == b.count && zip(a, b).allSatisfy { same($0, $1) }
         default: return false
         }
@@ -307,9 +315,11 @@ private struct Expectation: Decodable {
     let staleResults: Int?
     let nextDue: UInt64?
     let hasNextDue: Bool
+    /// Vectors 60-63: the values for submission (`Form.values`: normalised), by field id.
+    let values: [String: String]?
 
     enum CodingKeys: String, CodingKey {
-        case fields, valid, announcement, changed
+        case fields, valid, announcement, changed, values
         case pendingFields = "pending_fields"
         case staleResults = "stale_results"
         case nextDue = "next_due"
@@ -337,6 +347,7 @@ private struct Expectation: Decodable {
         staleResults = try container.decodeIfPresent(Int.self, forKey: .staleResults)
         hasNextDue = container.contains(.nextDue)
         nextDue = try container.decodeIfPresent(UInt64.self, forKey: .nextDue)
+        values = try container.decodeIfPresent([String: String].self, forKey: .values)
     }
 }
 

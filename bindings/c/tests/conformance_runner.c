@@ -17,6 +17,10 @@
  * *out_stale) and `submit` (fw_form_submit); per form pending_fields (fw_form_pending_fields,
  * checked against fw_form_info's pending_count), stale_results (fw_form_info) and
  * next_due (fw_form_next_due_time).
+ * The keys of vectors 60-63 (normalisers, secret fields): per field value (as set), normalized and
+ * secret from one third-version fw_field_snapshot (sizeof(fw_snapshot)); per form values, every
+ * field's fw_field_normalized_value (what a submission uses). The spec's normalize / secret keys
+ * reach the engine through fw_form_load_spec.
  * Then every vector's `records` go through the batch path: one fw_form_check_batch over columns built
  * from them (a field some record names gets a column, by id, int32 and int64 offsets in turn; a record
  * that leaves it out holds the field's initial value there; a field no record names has no column),
@@ -350,6 +354,99 @@ static void check_v2_members(const char *file, long step, fw_form *form, const c
     check_optional_bool(file, step, field, want, "external_error", snap.external_error);
 }
 
+/* The keys of vectors 60-63 (value as set, normalized, secret), each compared when the vector gives it,
+   from one third-version snapshot (size sizeof(fw_snapshot), which covers `secret` .. `normalized`) whose
+   text buffer is sized by a first call without one. */
+static void check_v3_members(const char *file, long step, fw_form *form, const char *field, json_t *want) {
+    fw_snapshot snap;
+    char *texts;
+    size_t text_size;
+    fw_status status;
+    json_t *jvalue = json_object_get(want, "value"), *jnormalized = json_object_get(want, "normalized");
+    if (jvalue == NULL && jnormalized == NULL && json_object_get(want, "secret") == NULL) return;
+    memset(&snap, 0, sizeof snap);
+    snap.size = sizeof snap;
+    status = fw_field_snapshot(form, field, &snap, NULL, 0);
+    if (status != FW_OK) {
+        status_failure(file, step, field, "fw_field_snapshot (sizing)", status);
+        return;
+    }
+    text_size = snap.text_size > 0 ? snap.text_size : 1;
+    texts = malloc(text_size);
+    if (texts == NULL) {
+        failure(file, step, field, "memory", "enough", "out of memory");
+        return;
+    }
+    memset(&snap, 0, sizeof snap);
+    snap.size = sizeof snap;
+    status = fw_field_snapshot(form, field, &snap, texts, text_size);
+    if (status != FW_OK) {
+        status_failure(file, step, field, "fw_field_snapshot", status);
+        free(texts);
+        return;
+    }
+    if (jvalue != NULL) {
+        if (!json_is_string(jvalue)) failure(file, step, field, "value", "a string in the vector", "something else");
+        else if (snap.value == NULL) failure(file, step, field, "value", "a copied text", "NULL");
+        else {
+            check_string(file, step, field, "value", json_string_value(jvalue), snap.value);
+            g_checks++;
+            if (snap.value_length != json_string_length(jvalue)) {
+                failure(file, step, field, "value_length", "the value's length", "another length");
+            }
+        }
+    }
+    if (jnormalized != NULL) {
+        if (!json_is_string(jnormalized)) failure(file, step, field, "normalized", "a string in the vector", "something else");
+        else if (snap.normalized == NULL) failure(file, step, field, "normalized", "a copied text (a version-3 snapshot)", "NULL");
+        else {
+            check_string(file, step, field, "normalized", json_string_value(jnormalized), snap.normalized);
+            g_checks++;
+            if (snap.normalized_length != json_string_length(jnormalized)) {
+                failure(file, step, field, "normalized_length", "the normalised value's length", "another length");
+            }
+        }
+    }
+    check_optional_bool(file, step, field, want, "secret", snap.secret);
+    free(texts);
+}
+
+/* The form-level `values` of vectors 60-63: every field's value for submission (normalised), read
+   with fw_field_normalized_value, against the vector's object (which must name exactly the form's fields). */
+static void check_values(const char *file, long step, fw_form *form, json_t *want, char **ids, size_t count) {
+    size_t i;
+    const char *key;
+    json_t *jv;
+    if (!json_is_object(want)) {
+        failure(file, step, "(form)", "values", "an object in the vector", "something else");
+        return;
+    }
+    for (i = 0; i < count; i++) {
+        char where[300];
+        fw_status status;
+        char *got;
+        const char *expected = json_string_value(json_object_get(want, ids[i]));
+        snprintf(where, sizeof where, "values[%s]", ids[i]);
+        if (expected == NULL) {
+            failure(file, step, "(form)", where, "a string in the vector", "missing or not a string");
+            continue;
+        }
+        got = field_string(form, ids[i], fw_field_normalized_value, &status);
+        if (got == NULL) {
+            status_failure(file, step, ids[i], "fw_field_normalized_value", status);
+            continue;
+        }
+        check_string(file, step, "(form)", where, expected, got);
+        free(got);
+    }
+    json_object_foreach(want, key, jv) {
+        bool listed = false;
+        (void)jv;
+        for (i = 0; i < count; i++) listed |= strcmp(ids[i], key) == 0;
+        if (!listed) failure(file, step, "(form)", "values", "a field of the form", key);
+    }
+}
+
 static void check_field(const char *file, long step, fw_form *form, const char *field, json_t *want) {
     fw_phase phase;
     fw_validity validity;
@@ -413,6 +510,7 @@ static void check_field(const char *file, long step, fw_form *form, const char *
         }
     }
     check_v2_members(file, step, form, field, want);
+    check_v3_members(file, step, form, field, want);
     jt = json_object_get(want, "touched");
     if (!json_is_boolean(jt)) {
         failure(file, step, field, "touched", "a boolean in the vector", "missing or not a boolean");
@@ -902,6 +1000,8 @@ static void run_step(const char *file, long index, fw_form *form, json_t *step, 
         }
     }
     check_optional_integer(file, index, "(form)", expect, "stale_results", (long long)after.stale_results);
+    /* The values for submission of vectors 60-63, when present. */
+    if ((jt = json_object_get(expect, "values")) != NULL) check_values(file, index, form, jt, *ids, *count);
     if ((jt = json_object_get(expect, "next_due")) != NULL) {
         uint64_t due = 1;
         bool scheduled = true;

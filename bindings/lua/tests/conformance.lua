@@ -24,6 +24,11 @@
 -- keys pending_fields (form:pending_fields(), and its length against info().pending_count, the
 -- library's live count), stale_results and next_due.
 --
+-- Vectors 60-63's additions (normalisers and secret fields; the spec's normalize and secret keys
+-- reach the library through formwell.from_spec, i.e. fw_form_load_spec): the per-field keys value
+-- (as set), normalized and secret (from the same form:state call) and the form key values
+-- (form:values(), the normalised values a submission uses). Strings compare byte for byte.
+--
 -- Usage: luajit bindings/lua/tests/conformance.lua Tests/Conformance/*.json
 -- Prints one line per mismatch and a summary; exits 1 on any failure, 2 on a usage error.
 
@@ -86,6 +91,10 @@ local OPTIONAL_FIELD_KEYS = {
   { "dirty", "dirty", "boolean" },
   { "modified_since_submit", "modified_since_submit", "boolean" },
   { "external_error", "external_error", "boolean" },
+  -- vectors 60-63: normalisers and secret fields
+  { "value", "value", "string" },
+  { "normalized", "normalized", "string" },
+  { "secret", "secret", "boolean" },
 }
 local KNOWN_FIELD_KEYS = { touched = true, failing_rule = true, errors = true }
 for _, key in ipairs(FIELD_KEYS) do KNOWN_FIELD_KEYS[key] = true end
@@ -94,7 +103,7 @@ for _, entry in ipairs(OPTIONAL_FIELD_KEYS) do KNOWN_FIELD_KEYS[entry[1]] = true
 local KNOWN_FORM_KEYS = {
   fields = true, valid = true, first_invalid = true, dirty_fields = true, submit_count = true,
   submit_failed = true, announcement = true, valid_in = true, first_invalid_in = true, changed = true,
-  pending_fields = true, stale_results = true, next_due = true,
+  pending_fields = true, stale_results = true, next_due = true, values = true,
 }
 
 local function check_field(file, index, form, id, want)
@@ -351,6 +360,17 @@ local function run_step(file, index, form, step, context)
   end
   if expect.next_due ~= nil then
     check(file, index, "(form)", "next_due", expect.next_due ~= json.null and expect.next_due or nil, form:next_due())
+  end
+  if expect.values ~= nil then -- what a submission uses: form:values(), normalised
+    if type(expect.values) ~= "table" then
+      failure(file, index, "(form)", "values", "an object in the vector", show(expect.values))
+    else
+      local got = form:values()
+      for _, id in ipairs(ids) do check(file, index, "(form)", "values[" .. id .. "]", expect.values[id], got[id]) end
+      for id in pairs(expect.values) do
+        if not known[id] then failure(file, index, "(form)", "values", "a field of the form", show(id)) end
+      end
+    end
   end
 end
 

@@ -13,7 +13,12 @@ Vectors 20-24's additions (asynchronous rules, on the host's clock) too: tick; t
 (``next_request(now)``, the request remembered under its label ``as``, or ``expect_request`` null:
 nothing due); resolve by label or raw id (``returns`` applied / stale, or the step's ``error``:
 unknown_request, request_closed, invalid_argument); submit (``returns`` valid / invalid / pending);
-validity ``pending``; the form keys pending_fields, stale_results and next_due."""
+validity ``pending``; the form keys pending_fields, stale_results and next_due.
+
+Vectors 60-63's additions (normalisers and secret fields; the spec's ``normalize`` and ``secret`` reach
+the library through ``Form.from_spec``, i.e. fw_form_load_spec): the per-field keys value (as set),
+normalized (:attr:`FieldState.normalized_value`) and secret, and the form key values
+(:attr:`Form.values`, the normalised values a submission uses)."""
 
 import glob
 import json
@@ -60,6 +65,10 @@ OPTIONAL_FIELD_KEYS = {
     "dirty": lambda s: s.dirty,
     "modified_since_submit": lambda s: s.modified_since_submit,
     "external_error": lambda s: s.external_error,
+    # vectors 60-63: normalisers and secret fields
+    "value": lambda s: s.value,
+    "normalized": lambda s: s.normalized_value,
+    "secret": lambda s: s.secret,
 }
 
 
@@ -163,7 +172,7 @@ def check_expectations(form, expected, where, revision_before):
     assert form.is_valid is expected["valid"], f"{where}: valid"
     assert form.first_invalid == expected["first_invalid"], f"{where}: first_invalid"
     known = {"fields", "valid", "first_invalid", "dirty_fields", "submit_count", "submit_failed", "announcement",
-             "valid_in", "first_invalid_in", "changed", "pending_fields", "stale_results", "next_due"}
+             "valid_in", "first_invalid_in", "changed", "pending_fields", "stale_results", "next_due", "values"}
     assert not set(expected) - known, f"{where}: unknown form keys {sorted(set(expected) - known)}"
     if "dirty_fields" in expected:
         assert form.dirty_fields == expected["dirty_fields"], f"{where}: dirty_fields"
@@ -187,6 +196,10 @@ def check_expectations(form, expected, where, revision_before):
         assert form.stale_results == expected["stale_results"], f"{where}: stale_results"
     if "next_due" in expected:
         assert form.next_due == expected["next_due"], f"{where}: next_due"
+    if "values" in expected:
+        # What a submission uses: every field's normalised value (str equality is by code point, so
+        # a decomposed value never equals its NFC form).
+        assert form.values == expected["values"], f"{where}: values"
 
 
 def test_there_are_vectors():
