@@ -119,6 +119,8 @@ for value, name in pairs(short_names("fw_rule_kind", "FW_RULE_")) do RULE_KIND[n
 local ASYNC_VERDICT_VALUE = reverse(short_names("fw_async_verdict", "FW_ASYNC_")) -- valid, invalid, error
 local SUBMIT_OUTCOME = short_names("fw_submit_outcome", "FW_SUBMIT_")           -- 0 = "valid" ... 2 = "pending"
 local ASYNC_VERDICT_NAMES = listed(short_names("fw_async_verdict", "FW_ASYNC_"))
+local NORMALIZER = short_names("fw_normalizer", "FW_NORMALIZE_")   -- 0 = "trim" ... 4 = "digits_only"
+local NORMALIZER_VALUE, NORMALIZER_NAMES = reverse(NORMALIZER), listed(NORMALIZER)
 formwell.status_names = enums.fw_status
 
 local OK = tonumber(lib.FW_OK)
@@ -210,6 +212,30 @@ local function error_mode_value(errors)
       type(errors) == "string" and "'" .. errors .. "'" or type(errors)), 3)
   end
   return value
+end
+
+-- The fw_normalizer values of a list of normaliser names ({"trim", "lowercase"}), as an int32_t
+-- array and its length. A name given twice is left to the library (FW_ERR_INVALID_ARGUMENT).
+local function normalizer_array(list, what)
+  if type(list) ~= "table" then
+    argument_error(("%s must be an array of normaliser names (%s), not %s"):format(what, NORMALIZER_NAMES, type(list)), 3)
+  end
+  local n = #list
+  for key in pairs(list) do
+    if type(key) ~= "number" or key < 1 or key > n or key ~= math.floor(key) then
+      argument_error(("%s must be an array of normaliser names, not a table with the key %s"):format(what, tostring(key)), 3)
+    end
+  end
+  local array = ffi_new("int32_t[?]", n > 0 and n or 1)
+  for i = 1, n do
+    local value = NORMALIZER_VALUE[list[i]]
+    if value == nil then
+      argument_error(("%s[%d]: unknown normaliser %s (expected one of: %s)"):format(what, i,
+        type(list[i]) == "string" and "'" .. list[i] .. "'" or type(list[i]), NORMALIZER_NAMES), 3)
+    end
+    array[i - 1] = value
+  end
+  return array, n
 end
 
 -- A host time in milliseconds (tick, next_request): a whole number of 0 or more, or a uint64_t cdata.
@@ -427,6 +453,9 @@ local function snapshot_table(s)
     accessibility_value = display == "error" and display_message or "",
     accessibility_hint = text(s.hint, s.hint_length),
     revision = tonumber(s.revision),
+    -- version 3
+    normalized = ffi_string(s.normalized, s.normalized_length),
+    secret = s.secret,
   }
 end
 
@@ -458,14 +487,24 @@ end
 --- The field's whole state, read in one fw_field_snapshot call: a table {index, phase, validity,
 --- message, display, display_message, value, touched, limit_exceeded, failing_rule, visited, dirty,
 --- pristine, initial, modified_since_submit, external_error, errors (an array), mode, tint,
---- label_raised, emphasized, label, accessibility_value, accessibility_hint, revision}.
+--- label_raised, emphasized, label, accessibility_value, accessibility_hint, revision, normalized,
+--- secret}: value is what was set (what a view shows back), normalized the value after the field's
+--- normalisers (what its rules judged and a submission uses).
 function Form:state(id)
   return snapshot_table(snapshot(self, id))
 end
 
+--- The value as it was set (what a view shows back).
 function Form:get(id)
   local s = snapshot(self, id)
   return ffi_string(s.value, s.value_length)
+end
+
+--- The value after the field's normalisers: what its rules judged and what a submission uses (the
+--- same text as get(id) when the field has none).
+function Form:get_normalized(id)
+  local s = snapshot(self, id)
+  return ffi_string(s.normalized, s.normalized_length)
 end
 
 -- Reads a string the library copies out: call(p, buf, size, out_length) wraps the C function;
@@ -507,11 +546,38 @@ function Form:index(id)
   return tonumber(out[0]) + 1
 end
 
---- Every field's value, as {id = value}.
+--- Every field's value for submission, as {id = value}: normalised (get_normalized), what the
+--- rules judged.
 function Form:values()
   local values = {}
-  for i, id in ipairs(self:fields()) do values[id] = self:get(i) end
+  for i, id in ipairs(self:fields()) do values[id] = self:get_normalized(i) end
   return values
+end
+
+--- The field's normalisers, in order: an array of names ({"trim", "lowercase"}).
+function Form:normalizers(id)
+  local p, count = ptr(self), ffi_new("size_t[1]")
+  local capacity, array, status = 8, nil, nil
+  for _ = 1, 4 do
+    array = ffi_new("int32_t[?]", capacity)
+    status = lib.fw_field_normalizers(p, cstring(id, "field id"), array, capacity, count)
+    if status ~= ERR_TOO_SMALL then break end
+    capacity = tonumber(count[0])
+  end
+  if status ~= OK then raise(status, "fw_field_normalizers") end
+  local names = {}
+  for i = 1, tonumber(count[0]) do names[i] = NORMALIZER[array[i - 1]] end
+  return names
+end
+
+--- Marks the field secret (a password, a token) or not (secret: a boolean, true when left out):
+--- state().secret tells a view to draw the value hidden, and export_spec leaves out the field's
+--- initial value. Its value is still read as any value (state().value, get, values).
+function Form:set_secret(id, secret)
+  if secret == nil then secret = true end
+  if type(secret) ~= "boolean" then argument_error("secret must be a boolean, not " .. type(secret)) end
+  local status = lib.fw_field_set_secret(ptr(self), cstring(id, "field id"), secret)
+  if status ~= OK then raise(status, "fw_field_set_secret") end
 end
 
 function Form:is_valid()
@@ -818,10 +884,13 @@ local function rule_array(self, id, rules, anchors)
 end
 
 --- Adds a field and its rules in one atomic call (fw_form_add_field_with_rules).
---- options: {label = "Email", initial = "...", mode = "on_blur", groups = {"account", ...}}:
+--- options: {label = "Email", initial = "...", mode = "on_blur", groups = {"account", ...},
+--- normalize = {"trim", "lowercase"}, secret = true}:
 --- mode is the field's own validation mode (nil: follow the form's, also when it changes later);
---- groups, the validation groups the field belongs to. All or nothing: when anything is refused
---- the form is left without the field.
+--- groups, the validation groups the field belongs to; normalize, the normalisers (trim,
+--- collapse_whitespace, lowercase, nfc, digits_only, each at most once) run in that order on every
+--- value before the rules (the initial value too); secret, a password or token field. All or
+--- nothing: when anything is refused the form is left without the field.
 function Form:add_field(id, rules, options)
   rules, options = rules or {}, options or {}
   local anchors = {}
@@ -830,13 +899,18 @@ function Form:add_field(id, rules, options)
   local groups = options.groups or {}
   if type(groups) ~= "table" then argument_error("groups must be an array of group names, not " .. type(groups)) end
   for i = 1, #groups do group_name(groups[i]) end
+  local normalizers, normalizer_count
+  if options.normalize ~= nil then normalizers, normalizer_count = normalizer_array(options.normalize, "normalize") end
+  if options.secret ~= nil and type(options.secret) ~= "boolean" then
+    argument_error("secret must be a boolean, not " .. type(options.secret))
+  end
   if fresh > 0 then uses_callbacks(self) end
-  return self:_add_field_call(id, options, array, n, fresh, mode, groups)
+  return self:_add_field_call(id, options, array, n, fresh, mode, groups, normalizers, normalizer_count)
 end
 
 local events = {}
 
-function events._add_field_call(self, id, options, array, n, fresh, mode, groups)
+function events._add_field_call(self, id, options, array, n, fresh, mode, groups, normalizers, normalizer_count)
   local p = ptr(self)
   local status = lib.fw_form_add_field_with_rules(p, id, optional_cstring(options.label, "label"),
     optional_cstring(options.initial, "initial value"), array, n)
@@ -851,7 +925,16 @@ function events._add_field_call(self, id, options, array, n, fresh, mode, groups
     call = "fw_field_add_group"
     status = lib.fw_field_add_group(p, id, groups[i])
   end
-  if status ~= OK then -- not expected (mode and groups were checked): take the field back out
+  if status == OK and normalizer_count ~= nil and normalizer_count > 0 then
+    -- a normaliser given twice is refused here (FW_ERR_INVALID_ARGUMENT), and the field taken out
+    call = "fw_field_set_normalizers"
+    status = lib.fw_field_set_normalizers(p, id, normalizers, normalizer_count)
+  end
+  if status == OK and options.secret then
+    call = "fw_field_set_secret"
+    status = lib.fw_field_set_secret(p, id, true)
+  end
+  if status ~= OK then -- refused (a normaliser twice, a custom validator's error): take the field back out
     raise_after(status, call, function() lib.fw_form_remove_field(p, id) end)
   end
   return self
@@ -970,6 +1053,15 @@ end
 function events.set_error_mode(self, errors)
   local status = lib.fw_form_set_error_mode(ptr(self), error_mode_value(errors))
   if status ~= OK then raise(status, "fw_form_set_error_mode") end
+end
+
+--- Replaces the field's normalisers (an array of names, each at most once; {} removes them). The
+--- value set last is normalised again and the field, and the fields whose matches rule names it,
+--- are re-judged; what was set (state().value) stays as it is.
+function events.set_normalizers(self, id, list)
+  local array, n = normalizer_array(list, "normalizers")
+  local status = lib.fw_field_set_normalizers(ptr(self), cstring(id, "field id"), array, n)
+  if status ~= OK then raise(status, "fw_field_set_normalizers") end
 end
 
 --- Adds the field to a validation group (as add_field's groups option does).
@@ -1246,9 +1338,9 @@ end
 
 for name, fn in pairs(events) do
   local interpreted = jit_off_copy(fn)
-  Form[name] = function(self, a, b, c, d, e, f, g)
-    if self._callbacks then return interpreted(self, a, b, c, d, e, f, g) end
-    return fn(self, a, b, c, d, e, f, g)
+  Form[name] = function(self, a, b, c, d, e, f, g, h, i)
+    if self._callbacks then return interpreted(self, a, b, c, d, e, f, g, h, i) end
+    return fn(self, a, b, c, d, e, f, g, h, i)
   end
 end
 
