@@ -316,7 +316,11 @@ private func snapshotTexts(_ s: fw_snapshot, _ buffer: UnsafeMutablePointer<CCha
         return String(cString: pointer)
     }
     guard let message = text(s.message, s.message_length, "message"), let shown = text(s.display_message, s.display_message_length, "display message"),
-          let value = text(s.value, s.value_length, "value") else { return nil }
+          let value = text(s.value, s.value_length, "value"),
+          let normalized = text(s.normalized, s.normalized_length, "normalized value") else { return nil }
+    // No field here has normalisers: the third version's normalised value is the value, read in the
+    // same moment.
+    guard normalized == value else { report("\(what): normalized \"\(normalized)\" but value \"\(value)\""); return nil }
     return (message, shown, value)
 }
 
@@ -343,9 +347,10 @@ private func checkSnapshot(_ s: fw_snapshot, _ buffer: UnsafeMutablePointer<CCha
            "\(what): display \(s.display) but display_message_length \(s.display_message_length)")
     expect((s.validity == fw_validity.FW_VALIDITY_INVALID.rawValue) == (s.failing_rule >= 0),
            "\(what): validity \(s.validity) but failing_rule \(s.failing_rule)")
-    // The second version's texts too: label, initial value, hint, and the error list with its final NUL.
-    let secondVersionTexts = s.label_length + s.initial_length + s.hint_length + s.errors_size + 4
-    expect(s.text_size == s.message_length + s.display_message_length + s.value_length + 3 + secondVersionTexts,
+    // The second version's texts too: label, initial value, hint, and the error list with its final
+    // NUL; and the third's normalised value.
+    let laterVersionTexts = s.label_length + s.initial_length + s.hint_length + s.errors_size + 4 + s.normalized_length + 1
+    expect(s.text_size == s.message_length + s.display_message_length + s.value_length + 3 + laterVersionTexts,
            "\(what): text_size \(s.text_size) for lengths \(s.message_length)/\(s.display_message_length)/\(s.value_length)")
     expect((s.validity == fw_validity.FW_VALIDITY_INVALID.rawValue) == (s.error_count > 0)
            && (s.error_count == 0 || s.errors_size == s.message_length + 1),
