@@ -11,6 +11,8 @@ struct BatchChecker: @unchecked Sendable {
     private let rules: UnsafeMutableBufferPointer<CompiledRule>
     private let ruleRanges: [Range<Int>]
     private let requiredRules: [Int?]
+    /// Whether each field has a conditional requirement (its empty values need a look at others).
+    private let conditional: [Bool]
     private let ids: [String]
     /// Values of fields without a column: their initial values' UTF-8, in one buffer.
     private let initialBytes: UnsafeMutableBufferPointer<UInt8>
@@ -36,7 +38,8 @@ struct BatchChecker: @unchecked Sendable {
         rules = .allocate(capacity: allRules.count)
         _ = rules.initialize(from: allRules)
         ruleRanges = ranges
-        requiredRules = fields.map(\.requiredRule)
+        requiredRules = fields.map(\.alwaysRequiredRule)
+        conditional = fields.map { $0.rules.contains { if case .condition = $0.quick { return true } else { return false } } }
         ids = fields.map(\.id)
         initialBytes = .allocate(capacity: initial.count)
         _ = initialBytes.initialize(from: initial)
@@ -67,7 +70,14 @@ struct BatchChecker: @unchecked Sendable {
     @inline(__always)
     func judge(_ field: Int, _ record: Int, tail: inout [UInt8]) throws(FormError) -> (rule: Int, evaluation: Evaluation?)? {
         let bytes = value(field, record)
-        if bytes.isEmpty { return requiredRules[field].map { ($0, nil) } }
+        if bytes.isEmpty {
+            guard conditional[field] else { return requiredRules[field].map { ($0, nil) } }
+            // A conditional rule (required_if, ...) judges the other field's value in this record.
+            let empty = Field.emptyEvaluation(
+                rules: UnsafeBufferPointer(rebasing: rules[ruleRanges[field]]),
+                valueAt: { other in other >= 0 && other < fieldCount ? .bytes(value(other, record)) : nil })
+            return (empty.requirement ?? requiredRules[field]).map { ($0, nil) }
+        }
         if Int(bitPattern: bytes.baseAddress) &+ bytes.count &+ FieldValue.padding > bufferEnd(field) {
             tail.removeAll(keepingCapacity: true)
             tail.append(contentsOf: bytes)
