@@ -6,9 +6,12 @@
 ///
 /// - scheme: a letter, then letters, digits, `+`, `-`, `.`; compared case-insensitively with the
 ///   allowed schemes (an empty list allows any scheme).
-/// - host: not empty; a registered name (unreserved, sub-delims, percent-escapes) or an IP literal in
-///   brackets (hex digits, `:` and `.`). IPv4 addresses are registered names to this syntax.
-/// - port: digits only (possibly none, as RFC 3986 allows).
+/// - host: not empty; an IPv6 address in brackets (RFC 3986's IPv6address; IPvFuture is refused),
+///   or a registered name (unreserved, sub-delims, percent-escapes). A name whose last label is a
+///   number must be a dotted-decimal IPv4 address (four parts, 0 to 255, no leading zeros), as a
+///   browser would read it as one (WHATWG's "ends in a number"); percent-escapes in a name must
+///   decode to UTF-8 without the code points a host cannot hold (controls, space, `#%/:<>?@[\]^|`).
+/// - port: digits only (possibly none, as RFC 3986 allows), at most 65535.
 /// - path, query, fragment, userinfo: RFC 3986's characters, percent-escapes with two hex digits.
 /// - Non-ASCII characters (U+00A0 and above) are accepted wherever RFC 3987 (IRIs) accepts them, as
 ///   Apple's `URL(string:)` does since it encodes them; spaces, controls, `<>"{}|\^` and backquote are not.
@@ -57,24 +60,27 @@ enum URLCheck {
         }
         var index = start
         if index < range.upperBound, bytes[index] == 0x5B {
-            // IP literal: "[" hex digits, ":" and "." "]".
+            // IP literal: "[" IPv6address "]".
             index += 1
             let literalStart = index
-            while index < range.upperBound, isHex(bytes[index]) || bytes[index] == 0x3A || bytes[index] == 0x2E { index += 1 }
-            guard index > literalStart, index < range.upperBound, bytes[index] == 0x5D else { return false }
+            while index < range.upperBound, bytes[index] != 0x5D { index += 1 }
+            guard index < range.upperBound, HostCheck.isIPv6(bytes[literalStart..<index]) else { return false }
             index += 1
         } else {
             while index < range.upperBound, bytes[index] != 0x3A {
                 guard let next = character(bytes, index, extra: ""), next <= range.upperBound else { return false }
                 index = next
             }
-            guard index > start else { return false }  // an empty host
+            guard index > start, HostCheck.isRegisteredName(bytes[start..<index]) else { return false }
         }
         if index < range.upperBound {
             guard bytes[index] == 0x3A else { return false }
             index += 1
+            var port = 0
             while index < range.upperBound {
                 guard isDigit(bytes[index]) else { return false }
+                port = port * 10 + Int(bytes[index] - 0x30)
+                guard port <= 65_535 else { return false }  // a TCP port (WHATWG refuses more too)
                 index += 1
             }
         }
