@@ -5,7 +5,6 @@ library alone checks parameters against its catalogue."""
 from __future__ import annotations
 
 import ctypes
-import decimal
 import json
 from typing import Any, Dict, Optional, Tuple
 
@@ -71,14 +70,16 @@ def _decimal_json(value: Any, what: str) -> Any:
         raise TypeError(f"{what} must be a number or a decimal string, not bool")
     if isinstance(value, int):
         return value
+    if isinstance(value, str):
+        return value
+    import decimal  # only here: importing formwell does not pay for it
+
     if isinstance(value, float):
         value = decimal.Decimal(repr(value))
     if isinstance(value, decimal.Decimal):
         if not value.is_finite():
             raise ValueError(f"{what} must be finite")
         return format(value, "f")
-    if isinstance(value, str):
-        return value
     raise TypeError(f"{what} must be an int, str or decimal.Decimal, not {type(value).__name__}")
 
 

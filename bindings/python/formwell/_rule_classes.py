@@ -4,11 +4,13 @@ edit: change the catalogue (Sources/Formwell/Rules/RuleCatalog.swift), then run 
 
 from __future__ import annotations
 
-import decimal
-from typing import Optional, Sequence, Union
+from typing import TYPE_CHECKING, Optional, Sequence, Union
 
 from . import _rule_kinds as _kinds
 from ._rule_base import TableRule
+
+if TYPE_CHECKING:  # decimal is imported only where a Decimal is given (import formwell stays fast)
+    import decimal
 
 
 class Required(TableRule):
