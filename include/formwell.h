@@ -280,7 +280,7 @@ typedef enum fw_rule_kind {
     /**
      * custom (code "custom"): A validator the host supplies (by name in a spec); its own message is used when it gives one.
      * fw_field_add_custom; reads validate, context and destroy.
-     * Parameter name (string; optional): The name of a validator the host defined on the form.
+     * Parameter name (string): The name of a validator the host defined on the form (Swift and C may give the validator itself).
      * Default message: "Invalid value".
      */
     FW_RULE_CUSTOM = 7,

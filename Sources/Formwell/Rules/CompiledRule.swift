@@ -95,7 +95,10 @@ struct CompiledRule: Sendable {
         guard let compile = descriptor.compile else {
             throw .invalidArgument("an \(descriptor.name) rule is added with addAsyncRule, not as a synchronous rule")
         }
-        let arguments = try RuleArguments(rule.kind.arguments, for: descriptor, field: field.id)
+        var given = rule.kind.arguments
+        // A validator given directly (Swift, C) needs no name; a spec's custom rule names one.
+        if rule.kind.validator != nil, given["name"] == nil { given["name"] = .string("") }
+        let arguments = try RuleArguments(given, for: descriptor, field: field.id)
         let named = arguments.string("field").flatMap(fields)
         let validator = rule.kind.validator ?? arguments.string("name").flatMap(validators)
         let context = RuleContext(field: field, named: named, validator: validator)

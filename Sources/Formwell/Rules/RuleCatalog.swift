@@ -44,15 +44,12 @@ public enum RuleCatalog {
             summary: "Equal (as Unicode text) to another field's value; re-judged when that field changes."
         ) { arguments, context throws(FormError) in try peer(arguments, context, rule: "matches", equal: true) },
         RuleDescriptor(
-            "custom", c: 7, parameters: [RuleParameter("name", .string, required: false, "The name of a validator the host defined on the form.")],
+            "custom", c: 7, parameters: [RuleParameter("name", .string, "The name of a validator the host defined on the form (Swift and C may give the validator itself).")],
             messages: ["Invalid value"], hints: ["Correct this field"],
             summary: "A validator the host supplies (by name in a spec); its own message is used when it gives one."
         ) { arguments, context throws(FormError) in
             if let validator = context.validator { return .custom(validator) }
-            guard let name = arguments.string("name") else {
-                throw .invalidArgument("a custom rule needs a validator or the name of one")
-            }
-            throw .invalidArgument("no validator named '\(name)' is defined")
+            throw .invalidArgument("no validator named '\(arguments.string("name") ?? "")' is defined")
         },
         RuleDescriptor(
             "async", c: 8,

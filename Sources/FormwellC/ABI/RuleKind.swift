@@ -43,7 +43,7 @@
     case FW_RULE_MATCHES = 6
     /// `custom` (code "custom"): A validator the host supplies (by name in a spec); its own message is used when it gives one.
     /// fw_field_add_custom; reads `validate`, `context` and `destroy`.
-    /// Parameter name (string; optional): The name of a validator the host defined on the form.
+    /// Parameter name (string): The name of a validator the host defined on the form (Swift and C may give the validator itself).
     /// Default message: "Invalid value".
     case FW_RULE_CUSTOM = 7
     /// `async` (code "async"): A check the host makes (a server round trip), debounced; runs after the synchronous rules.

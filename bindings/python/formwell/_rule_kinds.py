@@ -204,8 +204,8 @@ CATALOG = {
     {
      "name": "name",
      "type": "string",
-     "required": False,
-     "summary": "The name of a validator the host defined on the form."
+     "required": True,
+     "summary": "The name of a validator the host defined on the form (Swift and C may give the validator itself)."
     }
    ]
   },
