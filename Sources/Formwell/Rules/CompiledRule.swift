@@ -227,11 +227,14 @@ extension Field {
     /// `required`, in rule order).
     static func emptyEvaluation(rules: UnsafeBufferPointer<CompiledRule>, valueAt: (Int) -> PeerValue?) -> Evaluation {
         var verdict = Evaluation(.empty)
+        // Through `quick` (plain values): most fields are left at once, nothing retained.
         for index in rules.indices {
-            switch rules[index].check {
+            switch rules[index].quick {
             case .required:
                 return verdict  // the field's own required rule decides (`Field.requiredRule`)
-            case .condition(let condition, _, let position) where condition.holds(for: valueAt(position)):
+            case .condition:
+                guard case .condition(let condition, _, let position) = rules[index].check,
+                      condition.holds(for: valueAt(position)) else { continue }
                 verdict.requirement = index
                 return verdict
             default: continue
