@@ -101,7 +101,7 @@ struct CompiledRule: Sendable {
         let arguments = try RuleArguments(given, for: descriptor, field: field.id)
         let named = arguments.string("field").flatMap(fields)
         let validator = rule.kind.validator ?? arguments.string("name").flatMap(validators)
-        let context = RuleContext(field: field, named: named, validator: validator)
+        let context = RuleContext(fieldID: field.id, rules: field.rules, namedPosition: named?.position, validator: validator)
         check = try compile(arguments, context)
         self.descriptor = descriptor
         message = rule.message
@@ -185,9 +185,9 @@ extension PeerValue {
     }
 }
 
-extension Field {
-    /// The tightest bound in `unit` set by earlier rules: the largest min_length (max: false) or the
-    /// smallest max_length (max: true), if any.
+extension RuleContext {
+    /// The tightest bound in `unit` set by the field's earlier rules: the largest min_length
+    /// (max: false) or the smallest max_length (max: true), if any.
     func lengthBound(max: Bool, unit: LengthUnit) -> Int? {
         var bound: Int?
         for rule in rules {
@@ -196,7 +196,9 @@ extension Field {
         }
         return bound
     }
+}
 
+extension Field {
     /// The first failing rule's verdict on `value` (`.empty` for an empty value: seed 02 runs no
     /// rule on it), every rule running in the order it was added. `valueAt` gives other fields'
     /// values by position (for `matches`).

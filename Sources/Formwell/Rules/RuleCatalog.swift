@@ -173,26 +173,24 @@ public enum RuleCatalog {
     private static func length(_ arguments: RuleArguments, _ context: RuleContext, max: Bool) throws(FormError) -> CompiledRule.Check {
         let count = arguments.integer("length") ?? 0
         let unit = LengthUnit(rawValue: arguments.string("unit") ?? "") ?? .graphemes
-        let other = context.field.lengthBound(max: !max, unit: unit)
+        let other = context.lengthBound(max: !max, unit: unit)
         let (low, high) = max ? (other, count) : (count, other)
         if let low, let high, low > high {
-            throw .invalidArgument("min_length \(low) is greater than max_length \(high) for field '\(context.field.id)'")
+            throw .invalidArgument("min_length \(low) is greater than max_length \(high) for field '\(context.fieldID)'")
         }
         return .length(max: max, count: count, unit: unit)
     }
 
     private static func peer(_ arguments: RuleArguments, _ context: RuleContext, rule: String, equal: Bool) throws(FormError) -> CompiledRule.Check {
         let id = arguments.string("field") ?? ""
-        let other = try context.peer(id, rule: rule)
-        return .peer(fieldID: id, position: other.position, equal: equal)
+        return .peer(fieldID: id, position: try context.peer(id, rule: rule), equal: equal)
     }
 
     private static func condition(
         _ arguments: RuleArguments, _ context: RuleContext, rule: String, _ condition: CompiledRule.Condition
     ) throws(FormError) -> CompiledRule.Check {
         let id = arguments.string("field") ?? ""
-        let other = try context.peer(id, rule: rule)
-        return .condition(condition, fieldID: id, position: other.position)
+        return .condition(condition, fieldID: id, position: try context.peer(id, rule: rule))
     }
 
     private static func number(_ arguments: RuleArguments, integer: Bool) throws(FormError) -> CompiledRule.Check {

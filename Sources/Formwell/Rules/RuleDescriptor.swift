@@ -81,22 +81,24 @@ public struct RuleParameter: Sendable {
     }
 }
 
-/// What compiling a rule may look up in its form, found before the kind's compile step runs.
+/// What compiling a rule may look up in its form, found before the kind's compile step runs
+/// (plain values: no field is copied).
 struct RuleContext {
-    /// The field the rule is added to.
-    let field: Field
-    /// The field the rule's `field` argument names, when the form has it.
-    let named: (position: Int, field: Field)?
+    /// The id of the field the rule is added to, and its rules so far.
+    let fieldID: String
+    let rules: [CompiledRule]
+    /// The position of the field the rule's `field` argument names, when the form has it.
+    let namedPosition: Int?
     /// The validator a custom rule was given directly (Swift closure, C function) or by a name the form defines.
     let validator: CustomValidator?
 
-    /// The field `id` names, checked: not this field, present in the form.
-    func peer(_ id: String, rule: String) throws(FormError) -> (position: Int, field: Field) {
-        guard id != field.id else {
-            if rule == "matches" { throw .invalidArgument("field '\(field.id)' cannot be required to match itself") }
-            throw .invalidArgument("a \(rule) rule of field '\(field.id)' cannot name the field itself")
+    /// The position of the field `id` names, checked: not this field, present in the form.
+    func peer(_ id: String, rule: String) throws(FormError) -> Int {
+        guard id != fieldID else {
+            if rule == "matches" { throw .invalidArgument("field '\(fieldID)' cannot be required to match itself") }
+            throw .invalidArgument("a \(rule) rule of field '\(fieldID)' cannot name the field itself")
         }
-        guard let named else { throw .unknownField(id) }
-        return named
+        guard let namedPosition else { throw .unknownField(id) }
+        return namedPosition
     }
 }

@@ -114,7 +114,9 @@ extension SpecError {
         switch formError {
         case .unknownField: parameter = parameters.contains("field") ? "field" : parameter
         case .invalidPattern: parameter = "pattern"
-        case .invalidArgument(let detail) where parameters.contains("field") && (detail.contains("cannot name the field itself") || detail.contains("to match itself")):
+        case .invalidArgument where parameters.contains("field"):
+            // A kind naming another field refuses only that (the field itself) once the reader
+            // has checked the parameters' types.
             parameter = "field"
         default: break
         }
