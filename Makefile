@@ -24,12 +24,12 @@ ENGINE_SRC := $(shell find Sources/Formwell Sources/CPCRE2 -type f) Package.swif
 SWIFT_SRC  := $(ENGINE_SRC) $(shell find Sources/FormwellC Sources/CFormwellTypes Sources/CFormwellAtomics -type f) scripts/exports.map
 CLI_SRC    := $(ENGINE_SRC) $(shell find Sources/FormwellTool -type f)
 CLI        := .build/bin/formwell
-C_TESTS    := registration_test snapshot_test hostile_test batch_test arrow_test form_behaviour_test async_test normalization_test
+C_TESTS    := registration_test snapshot_test hostile_test batch_test arrow_test form_behaviour_test async_test rules_test normalization_test
 EXAMPLES   := $(basename $(notdir $(wildcard bindings/c/examples/*.c)))
 
 
 
-.PHONY: all setup lib cli header check-header demo walkthrough tui test-tui install uninstall test-python test-lua test-cli bench \
+.PHONY: all setup lib cli header check-header rules check-rules demo walkthrough tui test-tui install uninstall test-python test-lua test-cli bench \
         fuzz test-fuzz test-tsan \
         test test-swift test-c test-c-asan test-c-valgrind test-install test-symbols coverage clean
 .DELETE_ON_ERROR:
@@ -53,6 +53,15 @@ $(LIB): $(SWIFT_SRC)
 # Regenerates include/formwell.h from the compiler's view of the @c declarations.
 header: lib
 	python3 scripts/gen_header.py
+
+# The rule-kind declarations generated from the library's rule catalogue (the C enum's Swift source
+# and the Python rule classes); the header follows from the first. check-rules fails when stale.
+rules: lib
+	python3 scripts/gen_rules.py
+	$(MAKE) header
+
+check-rules: lib
+	python3 scripts/gen_rules.py --check
 
 # Fails when the committed header differs from the generated one, or does not compile cleanly.
 check-header: lib
@@ -175,7 +184,7 @@ test-tsan:
 test-cli: cli
 	FORMWELL_CLI=$(abspath $(CLI)) python3 -m pytest Tests/CLI -q -p no:cacheprovider
 
-test: setup test-swift check-header test-c test-tui test-c-asan test-c-valgrind test-symbols test-install test-python test-lua test-cli test-tsan test-fuzz
+test: setup test-swift check-rules check-header test-c test-tui test-c-asan test-c-valgrind test-symbols test-install test-python test-lua test-cli test-tsan test-fuzz
 	@echo "All tests passed."
 
 # Source-based coverage of Sources/ (instrumented builds in .build/coverage, never .build/release):

@@ -37,6 +37,7 @@ EMAIL = re.compile(r"[A-Z0-9a-z._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,64}")
 USERNAME = re.compile(r"^[a-z0-9_]+$")
 UPPER = re.compile(r".*[A-Z].*")
 DIGIT = re.compile(r".*[0-9].*")
+SYMBOL = re.compile(r"[^A-Za-z0-9]")
 REQUIRED = "This field is required"
 
 
@@ -91,10 +92,10 @@ class Registration(BaseModel):
             raise _fail("required", REQUIRED)
         if len(value) < 8:
             raise _fail("min_length", "Must be at least 8 characters")
-        if not UPPER.fullmatch(value):
-            raise _fail("regex", "Must contain an uppercase letter")
-        if not DIGIT.fullmatch(value):
-            raise _fail("regex", "Must contain a number")
+        # password_strength, seed 03's scale: 8+ characters, [A-Z], [0-9], [^A-Za-z0-9]; 3 points pass.
+        score = (len(value) >= 8) + bool(UPPER.fullmatch(value)) + bool(DIGIT.fullmatch(value)) + bool(SYMBOL.search(value))
+        if score < 3:
+            raise _fail("password_strength", "Password too weak \u2014 add uppercase, numbers, or symbols")
         return value
 
     @field_validator("confirm")

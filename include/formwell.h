@@ -222,31 +222,154 @@ typedef enum fw_tint {
 } fw_tint;
 
 /**
- * The kind of one fw_rule given to fw_form_add_field_with_rules (the same rules as the
- * fw_field_add_* functions).
+ * The kind of one fw_rule given to fw_form_add_field_with_rules: the rule catalogue's kinds
+ * (fw_rule_catalog gives them as JSON). Kinds 0 to 8 read the struct's members as said below;
+ * every later kind reads text as the JSON object of its parameters, by name (NULL: none), e.g.
+ * FW_RULE_URL with {"schemes": ["https"]}; FW_RULE_JSON reads text as a whole rule object
+ * of a spec (any kind, a rule set reference). message and hint are read for every kind.
  */
 typedef enum fw_rule_kind {
-    /** fw_field_add_required. */
+    /**
+     * required (code "required"): The value must not be empty; checked only in the strict stage (blur, touch, submit), never while typing.
+     * fw_field_add_required.
+     * Default message: "This field is required".
+     */
     FW_RULE_REQUIRED = 0,
-    /** fw_field_add_email. */
+    /**
+     * email (code "email"): The pattern [A-Z0-9a-z._%+-]+@[A-Za-z0-9.-]+.[A-Za-z]{2,64} on the whole value.
+     * fw_field_add_email.
+     * Default message: "Invalid email format".
+     */
     FW_RULE_EMAIL = 1,
-    /** fw_field_add_phone. */
+    /**
+     * phone (code "phone"): Exactly 10 ASCII digits.
+     * fw_field_add_phone.
+     * Default message: "Invalid phone number".
+     */
     FW_RULE_PHONE = 2,
-    /** fw_field_add_min_length; reads length. */
+    /**
+     * min_length (code "min_length"): At least length units (default: grapheme clusters).
+     * fw_field_add_min_length; reads length (the unit only through FW_RULE_JSON).
+     * Parameter length (integer): The bound, 0 to 2147483647.
+     * Parameter unit (choice: graphemes, scalars, utf16, bytes; optional, default "graphemes"): What is counted: graphemes (user-perceived characters), scalars (code points), utf16 (HTML maxlength), bytes (UTF-8).
+     * Default message: "Must be at least {length} {units}".
+     */
     FW_RULE_MIN_LENGTH = 3,
-    /** fw_field_add_max_length; reads length. */
+    /**
+     * max_length (code "max_length"): At most length units (default: grapheme clusters).
+     * fw_field_add_max_length; reads length (the unit only through FW_RULE_JSON).
+     * Parameter length (integer): The bound, 0 to 2147483647.
+     * Parameter unit (choice: graphemes, scalars, utf16, bytes; optional, default "graphemes"): What is counted: graphemes (user-perceived characters), scalars (code points), utf16 (HTML maxlength), bytes (UTF-8).
+     * Default message: "Must be {length} {units} or fewer".
+     */
     FW_RULE_MAX_LENGTH = 4,
-    /** fw_field_add_regex; reads text (the pattern). */
+    /**
+     * regex (code "regex"): A PCRE2 pattern that must match the whole value; each distinct pattern is compiled once.
+     * fw_field_add_regex; reads text (the pattern).
+     * Parameter pattern (pattern): A PCRE2 pattern (UTF mode) the whole value must match.
+     * Default message: "Invalid format".
+     */
     FW_RULE_REGEX = 5,
-    /** fw_field_add_matches; reads text (the other field's id). */
+    /**
+     * matches (code "matches"): Equal (as Unicode text) to another field's value; re-judged when that field changes.
+     * fw_field_add_matches; reads text (the other field's id).
+     * Parameter field (field_id): The field whose value this one must equal.
+     * Default message: "Must match {field}".
+     */
     FW_RULE_MATCHES = 6,
-    /** fw_field_add_custom; reads validate, context and destroy. */
+    /**
+     * custom (code "custom"): A validator the host supplies (by name in a spec); its own message is used when it gives one.
+     * fw_field_add_custom; reads validate, context and destroy.
+     * Parameter name (string): The name of a validator the host defined on the form (Swift and C may give the validator itself).
+     * Default message: "Invalid value".
+     */
     FW_RULE_CUSTOM = 7,
     /**
-     * fw_field_add_async_rule; reads text (the name), length (the debounce in ms, negative: 500)
-     * and message. Asynchronous rules are numbered after the field's other rules, in array order.
+     * async (code "async"): A check the host makes (a server round trip), debounced; runs after the synchronous rules.
+     * fw_field_add_async_rule; reads text (the name), length (the debounce in ms, negative: 500) and message. Asynchronous rules are numbered after the field's other rules, in array order.
+     * Parameter name (string): The check's name, as the host knows it.
+     * Parameter debounce_ms (integer; optional, default 500): Milliseconds to wait after the last change before the check is requested.
+     * Default message: "Invalid value".
      */
     FW_RULE_ASYNC = 8,
+    /**
+     * url (code "url"): An absolute URL with an allowed scheme and a non-empty host: scheme://host..., RFC 3986 syntax, non-ASCII (IRI) characters allowed, no spaces.
+     * Parameter schemes (string_list; optional, default ["http", "https"]): The allowed schemes, compared case-insensitively; [] allows any.
+     * Default message: "Enter a valid URL including https://".
+     */
+    FW_RULE_URL = 9,
+    /**
+     * password_strength (code "password_strength"): A score of at least min_score, one point each for: 8 or more characters (grapheme clusters), an ASCII uppercase letter, an ASCII digit, a character that is not an ASCII letter or digit.
+     * Parameter min_score (integer; optional, default 3): The lowest passing score, 0 to 4.
+     * Default message: "Password too weak — add uppercase, numbers, or symbols".
+     */
+    FW_RULE_PASSWORD_STRENGTH = 10,
+    /**
+     * html_email (code "html_email"): HTML's "valid e-mail address" (the WHATWG regex of input type=email): ASCII only, no quoted local parts.
+     * Default message: "Invalid email format".
+     */
+    FW_RULE_HTML_EMAIL = 11,
+    /**
+     * e164 (code "e164"): An E.164 number: + then 2 to 15 ASCII digits, the first not 0; no spaces or punctuation.
+     * Default message: "Invalid phone number".
+     */
+    FW_RULE_E164 = 12,
+    /**
+     * integer (code "integer"): An integer written [+-]digits (leading zeros allowed), compared exactly with the optional bounds.
+     * Parameter min (decimal; optional): The smallest allowed value (inclusive), exact decimal text.
+     * Parameter max (decimal; optional): The largest allowed value (inclusive), exact decimal text.
+     * Default message: "Enter a whole number from {min} to {max}" / "Enter a whole number of at least {min}" / "Enter a whole number of at most {max}" / "Enter a whole number".
+     */
+    FW_RULE_INTEGER = 13,
+    /**
+     * decimal (code "decimal"): A decimal number written [+-]digits[.digits] (no exponent, . only), compared exactly with the optional bounds.
+     * Parameter min (decimal; optional): The smallest allowed value (inclusive), exact decimal text.
+     * Parameter max (decimal; optional): The largest allowed value (inclusive), exact decimal text.
+     * Default message: "Enter a number from {min} to {max}" / "Enter a number of at least {min}" / "Enter a number of at most {max}" / "Enter a number".
+     */
+    FW_RULE_DECIMAL = 14,
+    /**
+     * one_of (code "one_of"): The value equals (as Unicode text) one of values.
+     * Parameter values (string_list): The allowed values.
+     * Default message: "Must be one of: {values}".
+     */
+    FW_RULE_ONE_OF = 15,
+    /**
+     * none_of (code "none_of"): The value equals (as Unicode text) none of values.
+     * Parameter values (string_list): The refused values.
+     * Default message: "This value is not allowed".
+     */
+    FW_RULE_NONE_OF = 16,
+    /**
+     * not_equal (code "not_equal"): Different (as Unicode text) from another field's value; re-judged when that field changes.
+     * Parameter field (field_id): The field whose value this one must differ from.
+     * Default message: "Must differ from {field}".
+     */
+    FW_RULE_NOT_EQUAL = 17,
+    /**
+     * required_if (code "required_if"): Required (as required) while the other field's value equals value.
+     * Parameter field (field_id): The field whose value decides.
+     * Parameter value (string): The value of that field that makes this one required.
+     * Default message: "This field is required".
+     */
+    FW_RULE_REQUIRED_IF = 18,
+    /**
+     * required_with (code "required_with"): Required (as required) while the other field is not empty.
+     * Parameter field (field_id): The field whose being filled in makes this one required.
+     * Default message: "This field is required".
+     */
+    FW_RULE_REQUIRED_WITH = 19,
+    /**
+     * required_without (code "required_without"): Required (as required) while the other field is empty.
+     * Parameter field (field_id): The field whose being empty makes this one required.
+     * Default message: "This field is required".
+     */
+    FW_RULE_REQUIRED_WITHOUT = 20,
+    /**
+     * Not a kind: text is a whole rule object as in a spec ({"rule": "min_length", "length": 8,
+     * "unit": "utf16"}, {"rule": "set", "name": "password"}); message / hint, when set, replace its own.
+     */
+    FW_RULE_JSON = 64,
 } fw_rule_kind;
 
 /** Bits of the per-cell flags fw_form_check_batch can write (out_cell_flags). */
@@ -524,7 +647,9 @@ typedef struct fw_rule {
     int32_t kind;
     /** FW_RULE_MIN_LENGTH / FW_RULE_MAX_LENGTH: the length in characters; FW_RULE_ASYNC: the debounce in milliseconds (negative: the default, 500). */
     int32_t length;
-    /** FW_RULE_REGEX: the pattern; FW_RULE_MATCHES: the other field's id; FW_RULE_ASYNC: the rule's name. */
+    /** FW_RULE_REGEX: the pattern; FW_RULE_MATCHES: the other field's id; FW_RULE_ASYNC: the rule's name;
+        FW_RULE_JSON: a whole rule object as in a spec; every kind after FW_RULE_ASYNC: the JSON object
+        of its parameters by name (NULL: none), e.g. {"schemes": ["https"]} for FW_RULE_URL. */
     const char *text;
     /** Replaces the rule's default message; NULL for the default. */
     const char *message;
@@ -848,6 +973,37 @@ FW_API fw_status fw_field_add_custom(fw_form *form, const char *field_id, fw_val
  * Returns: FW_OK; the error of the first refused field or rule (nothing is added, no context is owned); or a general error (see Conventions).
  */
 FW_API fw_status fw_form_add_field_with_rules(fw_form *form, const char *field_id, const char *label, const char *initial_value, const fw_rule *rules, size_t rule_count);
+
+/**
+ * Adds a rule given as JSON, exactly as a rule object of a form spec: any kind of the catalogue
+ * with its parameters by name (see fw_rule_kind and fw_rule_catalog), an optional "message" and
+ * "hint", e.g. {"rule": "url", "schemes": ["https"]}, {"rule": "min_length", "length": 8,
+ * "unit": "utf16"}, {"rule": "required_if", "field": "country", "value": "US"}; a custom rule by
+ * the name of a validator defined with fw_form_define_validator; an async rule; or
+ * {"rule": "set", "name": ...} for every rule of a set defined with fw_form_define_rule_set. All
+ * or nothing.
+ * Returns: FW_OK; FW_ERR_INVALID_SPEC (malformed JSON, an unknown kind or parameter, a parameter of the wrong type; the detail names the key); FW_ERR_UNKNOWN_FIELD (the field, or one a parameter names); FW_ERR_INVALID_ARGUMENT (a value the kind refuses, an unknown rule set or validator); FW_ERR_INVALID_PATTERN; FW_ERR_CALLBACK; or a general error (see Conventions).
+ */
+FW_API fw_status fw_field_add_rule_json(fw_form *form, const char *field_id, const char *rule_json);
+
+/**
+ * Names a list of rules that fields then add as one with
+ * {"rule": "set", "name": name} (fw_field_add_rule_json, FW_RULE_JSON, a spec's rule_sets).
+ * rules_json: a JSON array of rule objects as in a spec; sets hold synchronous rules only and do
+ * not refer to other sets. Defining a name again replaces its rules for later uses; rules already
+ * added stay. A spec export writes a field's rules from a set back as the reference.
+ * Returns: FW_OK; FW_ERR_INVALID_SPEC (malformed rules; the detail names the element); FW_ERR_INVALID_ARGUMENT (an empty name, an async rule or a set inside a set); or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_define_rule_set(fw_form *form, const char *name, const char *rules_json);
+
+/**
+ * Copies the rule catalogue as JSON into buf (the usual buffer style, see fw_field_value): every
+ * kind's name, stable code, fw_rule_kind value, parameters (name, type, required, default,
+ * choices), default message and hint templates, so a binding builds its rule constructors from
+ * the library it loaded. Needs no form.
+ * Returns: FW_OK; FW_ERR_BUFFER_TOO_SMALL; FW_ERR_NULL_ARGUMENT for a NULL buf with buf_size > 0.
+ */
+FW_API fw_status fw_rule_catalog(char *buf, size_t buf_size, size_t *out_length);
 
 /* ---- Form specs (JSON) ---- */
 

@@ -12,7 +12,7 @@ typedef enum fw_verdict { FW_VERDICT_VALID = 0, FW_VERDICT_INVALID = 1, FW_VERDI
 typedef enum fw_mode { FW_MODE_FORM = -1, FW_MODE_TWO_STAGE = 0, FW_MODE_ON_CHANGE = 1, FW_MODE_ON_BLUR = 2, FW_MODE_ON_TOUCHED = 3, FW_MODE_ON_SUBMIT = 4 } fw_mode;
 typedef enum fw_error_mode { FW_ERRORS_FIRST = 0, FW_ERRORS_ALL = 1 } fw_error_mode;
 typedef enum fw_tint { FW_TINT_NEUTRAL = 0, FW_TINT_ACCENT = 1, FW_TINT_ERROR = 2 } fw_tint;
-typedef enum fw_rule_kind { FW_RULE_REQUIRED = 0, FW_RULE_EMAIL = 1, FW_RULE_PHONE = 2, FW_RULE_MIN_LENGTH = 3, FW_RULE_MAX_LENGTH = 4, FW_RULE_REGEX = 5, FW_RULE_MATCHES = 6, FW_RULE_CUSTOM = 7, FW_RULE_ASYNC = 8 } fw_rule_kind;
+typedef enum fw_rule_kind { FW_RULE_REQUIRED = 0, FW_RULE_EMAIL = 1, FW_RULE_PHONE = 2, FW_RULE_MIN_LENGTH = 3, FW_RULE_MAX_LENGTH = 4, FW_RULE_REGEX = 5, FW_RULE_MATCHES = 6, FW_RULE_CUSTOM = 7, FW_RULE_ASYNC = 8, FW_RULE_URL = 9, FW_RULE_PASSWORD_STRENGTH = 10, FW_RULE_HTML_EMAIL = 11, FW_RULE_E164 = 12, FW_RULE_INTEGER = 13, FW_RULE_DECIMAL = 14, FW_RULE_ONE_OF = 15, FW_RULE_NONE_OF = 16, FW_RULE_NOT_EQUAL = 17, FW_RULE_REQUIRED_IF = 18, FW_RULE_REQUIRED_WITH = 19, FW_RULE_REQUIRED_WITHOUT = 20, FW_RULE_JSON = 64 } fw_rule_kind;
 typedef enum fw_cell_flag { FW_CELL_LIMIT_EXCEEDED = 1, FW_CELL_OWN_MESSAGE = 2 } fw_cell_flag;
 typedef enum fw_async_verdict { FW_ASYNC_VALID = 0, FW_ASYNC_INVALID = 1, FW_ASYNC_ERROR = 2 } fw_async_verdict;
 typedef enum fw_submit_outcome { FW_SUBMIT_VALID = 0, FW_SUBMIT_INVALID = 1, FW_SUBMIT_PENDING = 2 } fw_submit_outcome;
@@ -160,6 +160,9 @@ fw_status fw_field_add_regex(fw_form *form, const char *field_id, const char *pa
 fw_status fw_field_add_matches(fw_form *form, const char *field_id, const char *other_field_id, const char *message);
 fw_status fw_field_add_custom(fw_form *form, const char *field_id, fw_validate_fn validate, void *context, fw_destroy_fn destroy, const char *message);
 fw_status fw_form_add_field_with_rules(fw_form *form, const char *field_id, const char *label, const char *initial_value, const fw_rule *rules, size_t rule_count);
+fw_status fw_field_add_rule_json(fw_form *form, const char *field_id, const char *rule_json);
+fw_status fw_form_define_rule_set(fw_form *form, const char *name, const char *rules_json);
+fw_status fw_rule_catalog(char *buf, size_t buf_size, size_t *out_length);
 fw_status fw_form_load_spec(fw_form *form, const char *spec_json);
 fw_status fw_form_export_spec(fw_form *form, char *buf, size_t buf_size, size_t *out_length);
 fw_status fw_form_define_validator(fw_form *form, const char *name, fw_validate_fn validate, void *context, fw_destroy_fn destroy);

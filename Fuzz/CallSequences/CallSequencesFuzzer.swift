@@ -877,7 +877,7 @@ private struct Session {
                     modelRules.append(.opaque)
                     decoy = false
                 default:
-                    let kinds: [Int32] = [9, -1, Int32.max, 100, Int32.min]
+                    let kinds: [Int32] = [63, -1, Int32.max, 100, Int32.min]   // 0-20 are rule kinds, 64 FW_RULE_JSON
                     let pick = Int(kb >> 4) % (kinds.count + 1)
                     if pick == kinds.count {
                         // An asynchronous rule: `text` is its name (the junk above), `length` its debounce.

@@ -220,7 +220,9 @@ typedef struct fw_rule {
     int32_t kind;
     /** FW_RULE_MIN_LENGTH / FW_RULE_MAX_LENGTH: the length in characters; FW_RULE_ASYNC: the debounce in milliseconds (negative: the default, 500). */
     int32_t length;
-    /** FW_RULE_REGEX: the pattern; FW_RULE_MATCHES: the other field's id; FW_RULE_ASYNC: the rule's name. */
+    /** FW_RULE_REGEX: the pattern; FW_RULE_MATCHES: the other field's id; FW_RULE_ASYNC: the rule's name;
+        FW_RULE_JSON: a whole rule object as in a spec; every kind after FW_RULE_ASYNC: the JSON object
+        of its parameters by name (NULL: none), e.g. {"schemes": ["https"]} for FW_RULE_URL. */
     const char *text;
     /** Replaces the rule's default message; NULL for the default. */
     const char *message;

@@ -308,17 +308,93 @@ end
 -- `hint` (optional, last argument of every constructor): the accessibility hint surfaced while the
 -- field's display shows this rule's message (nil: the rule kind's default hint).
 
-function formwell.required(message, hint) return { rule = "required", message = message, hint = hint } end
-function formwell.email(message, hint) return { rule = "email", message = message, hint = hint } end
-function formwell.phone(message, hint) return { rule = "phone", message = message, hint = hint } end
-function formwell.min_length(length, message, hint)
-  return { rule = "min_length", length = length, message = message, hint = hint }
+-- Every kind of the library's rule catalogue (fw_rule_catalog, read once at load: no list of kinds
+-- here) gets a constructor named as the kind: required parameters first, then message and hint,
+-- or an options table with message, hint and the optional parameters:
+--   formwell.min_length(8, "Too short"), formwell.min_length(8, { unit = "utf16" }),
+--   formwell.url({ schemes = { "https" } }), formwell.password_strength({ min_score = 3 }),
+--   formwell.integer({ min = 1, max = 10 }), formwell.one_of({ "S", "M" }),
+--   formwell.required_if("country", "US").
+-- custom and async rules carry Lua functions: formwell.custom and formwell.async_rule below.
+local json = package.loaded["formwell_json"] or dofile(DIR .. "/formwell_json.lua")
+
+local function read_catalog()
+  local needed = ffi_new("size_t[1]")
+  lib.fw_rule_catalog(nil, 0, needed)
+  local size = tonumber(needed[0])
+  local buf = ffi_new("char[?]", size + 1)
+  local status = tonumber(lib.fw_rule_catalog(buf, size + 1, nil))
+  if status ~= OK then error("formwell: fw_rule_catalog failed with status " .. status, 0) end
+  return json.decode(ffi_string(buf, size))
 end
-function formwell.max_length(length, message, hint)
-  return { rule = "max_length", length = length, message = message, hint = hint }
+
+local CATALOG = read_catalog()
+local KINDS = {}
+for _, kind in ipairs(CATALOG.kinds) do KINDS[kind.name] = kind end
+formwell.catalog = CATALOG       -- the catalogue as data: kinds, codes, parameters, default messages
+
+for _, kind in ipairs(CATALOG.kinds) do
+  if kind.name ~= "custom" and kind.name ~= "async" then
+    local required = {}
+    for _, p in ipairs(kind.parameters) do if p.required then required[#required + 1] = p.name end end
+    formwell[kind.name] = function(...)
+      local r = { rule = kind.name }
+      for i, name in ipairs(required) do r[name] = select(i, ...) end
+      local rest = select(#required + 1, ...)
+      if type(rest) == "table" then
+        for key, value in pairs(rest) do r[key] = value end
+      else
+        r.message, r.hint = rest, select(#required + 2, ...)
+      end
+      return r
+    end
+  end
 end
-function formwell.regex(pattern, message, hint) return { rule = "regex", pattern = pattern, message = message, hint = hint } end
-function formwell.matches(field, message, hint) return { rule = "matches", field = field, message = message, hint = hint } end
+
+--- A named list of rules (seed 03's CombinedValidator) used as one rule: add_field defines it on
+--- the form (fw_form_define_rule_set) and adds its rules; an export writes {"rule": "set"}.
+function formwell.rule_set(name, rules)
+  if type(rules) ~= "table" then argument_error("rule_set needs a name and a list of rules") end
+  return { rule = "set", name = name, rules = rules }
+end
+
+-- JSON text of a rule table, typed by the catalogue (so {} is an empty list where a list is meant).
+local function json_string(value, what)
+  cstring(value, what)
+  return '"' .. value:gsub('[%c"\\]', function(c) return ("\\u%04x"):format(c:byte()) end) .. '"'
+end
+
+local function rule_json(r, where)
+  local kind = KINDS[r.rule]
+  if kind == nil then argument_error(("%s: unknown rule %s"):format(where, tostring(r.rule)), 4) end
+  local parts = { '"rule":' .. json_string(r.rule, "a rule's kind") }
+  for _, p in ipairs(kind.parameters) do
+    local value = r[p.name]
+    if value ~= nil then
+      local text
+      if p.type == "integer" then
+        if type(value) ~= "number" or value ~= math.floor(value) then
+          argument_error(("%s: %s must be a whole number"):format(where, p.name), 4)
+        end
+        text = ("%d"):format(value)
+      elseif p.type == "string_list" then
+        if type(value) ~= "table" then argument_error(("%s: %s must be a list of strings"):format(where, p.name), 4) end
+        local items = {}
+        for i = 1, #value do items[i] = json_string(value[i], p.name) end
+        text = "[" .. table.concat(items, ",") .. "]"
+      elseif p.type == "decimal" and type(value) == "number" then
+        text = ("%.15g"):format(value)  -- the shortest text of a decimal bound like 0.1
+      else
+        text = json_string(value, p.name)
+      end
+      parts[#parts + 1] = json_string(p.name, "a parameter") .. ":" .. text
+    end
+  end
+  if r.message ~= nil then parts[#parts + 1] = '"message":' .. json_string(r.message, "a rule's message") end
+  if r.hint ~= nil then parts[#parts + 1] = '"hint":' .. json_string(r.hint, "a rule's hint") end
+  return "{" .. table.concat(parts, ",") .. "}"
+end
+
 function formwell.custom(validate, message, hint)
   return { rule = "custom", validate = validate, message = message, hint = hint }
 end
@@ -823,6 +899,17 @@ end
 
 --- Defines a Lua validator that specs loaded later (load_spec, from_spec) and add_field may name:
 --- {"rule": "custom", "name": name}.
+--- Names a list of rules that fields then add as one with {rule = "set", name = name}
+--- (fw_form_define_rule_set); defining a name again replaces its rules for later uses.
+function Form:define_rule_set(name, rules)
+  if type(rules) ~= "table" then argument_error("define_rule_set needs a list of rules") end
+  local items = {}
+  for i = 1, #rules do items[i] = rule_json(rules[i], ("rule %d of rule set %s"):format(i, tostring(name))) end
+  local status = tonumber(lib.fw_form_define_rule_set(ptr(self), cstring(name, "rule set name"),
+    "[" .. table.concat(items, ",") .. "]"))
+  if status ~= OK then raise(status, "fw_form_define_rule_set") end
+end
+
 function Form:define_validator(name, fn)
   if type(fn) ~= "function" then argument_error("define_validator needs a function") end
   uses_callbacks(self)
@@ -845,10 +932,21 @@ local function rule_array(self, id, rules, anchors)
   for i = 1, n do
     local r, c = rules[i], array[i - 1]
     if type(r) ~= "table" then argument_error(("rule %d of %s is a %s, not a table"):format(i, id, type(r)), 3) end
+    local where = ("rule %d of %s"):format(i, id)
     local kind = RULE_KIND[r.rule]
-    if kind == nil then argument_error(("rule %d of %s: unknown rule %s"):format(i, id, tostring(r.rule)), 3) end
+    local as_json = r.rule == "set" or (kind ~= nil and kind > RULE_KIND.async) or r.unit ~= nil
+    if kind == nil and r.rule ~= "set" then argument_error(("%s: unknown rule %s"):format(where, tostring(r.rule)), 3) end
     c.size = ffi.sizeof("fw_rule")
-    c.kind = kind
+    if as_json then
+      -- Kinds after the struct's first version, a length with a unit, a rule set: the rule's JSON.
+      local text = r.rule == "set" and ('{"rule":"set","name":' .. json_string(r.name, "a rule set's name") .. "}")
+        or rule_json(r, where)
+      anchors[#anchors + 1] = text
+      c.kind = RULE_KIND.json
+      c.text = text
+    else
+      c.kind = kind
+    end
     if r.message ~= nil then
       anchors[#anchors + 1] = cstring(r.message, "a rule's message")
       c.message = r.message
@@ -857,7 +955,10 @@ local function rule_array(self, id, rules, anchors)
       anchors[#anchors + 1] = cstring(r.hint, "a rule's hint")
       c.hint = r.hint
     end
-    if r.rule == "min_length" or r.rule == "max_length" then
+    if as_json then
+      -- message and hint went into the JSON
+      c.message, c.hint = nil, nil
+    elseif r.rule == "min_length" or r.rule == "max_length" then
       if type(r.length) ~= "number" then argument_error(("rule %d of %s: length must be a number"):format(i, id), 3) end
       c.length = r.length
     elseif r.rule == "regex" or r.rule == "matches" then
@@ -894,6 +995,10 @@ end
 function Form:add_field(id, rules, options)
   rules, options = rules or {}, options or {}
   local anchors = {}
+  for i = 1, #rules do
+    local r = rules[i]
+    if type(r) == "table" and r.rule == "set" and r.rules ~= nil then self:define_rule_set(r.name, r.rules) end
+  end
   local array, n, fresh = rule_array(self, cstring(id, "field id"), rules, anchors)
   local mode = options.mode ~= nil and mode_value(options.mode, "mode") or nil
   local groups = options.groups or {}

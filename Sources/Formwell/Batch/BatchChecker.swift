@@ -11,6 +11,8 @@ struct BatchChecker: @unchecked Sendable {
     private let rules: UnsafeMutableBufferPointer<CompiledRule>
     private let ruleRanges: [Range<Int>]
     private let requiredRules: [Int?]
+    /// Whether each field has a conditional requirement (its empty values need a look at others).
+    private let conditional: [Bool]
     private let ids: [String]
     /// Values of fields without a column: their initial values' UTF-8, in one buffer.
     private let initialBytes: UnsafeMutableBufferPointer<UInt8>
@@ -41,7 +43,8 @@ struct BatchChecker: @unchecked Sendable {
         rules = .allocate(capacity: allRules.count)
         _ = rules.initialize(from: allRules)
         ruleRanges = ranges
-        requiredRules = fields.map(\.requiredRule)
+        requiredRules = fields.map(\.alwaysRequiredRule)
+        conditional = fields.map { $0.rules.contains { if case .condition = $0.quick { return true } else { return false } } }
         ids = fields.map(\.id)
         initialBytes = .allocate(capacity: initial.count)
         _ = initialBytes.initialize(from: initial)
@@ -75,7 +78,7 @@ struct BatchChecker: @unchecked Sendable {
         let bytes = value(field, record)
         if !normalizers[field].isEmpty, let normalized = Normalizer.normalized(bytes, normalizers[field]) {
             // Judged from a padded copy of the normalised value (see below).
-            if normalized.isEmpty { return requiredRules[field].map { ($0, nil) } }
+            if normalized.isEmpty { return emptyVerdict(field, record) }
             tail.removeAll(keepingCapacity: true)
             tail.append(contentsOf: normalized)
             tail.append(contentsOf: repeatElement(0, count: FieldValue.padding))
@@ -83,7 +86,7 @@ struct BatchChecker: @unchecked Sendable {
                 try judge(field, record, UnsafeBufferPointer(rebasing: padded[..<normalized.count]))
             }
         }
-        if bytes.isEmpty { return requiredRules[field].map { ($0, nil) } }
+        if bytes.isEmpty { return emptyVerdict(field, record) }
         if Int(bitPattern: bytes.baseAddress) &+ bytes.count &+ FieldValue.padding > bufferEnd(field) {
             tail.removeAll(keepingCapacity: true)
             tail.append(contentsOf: bytes)
@@ -93,6 +96,16 @@ struct BatchChecker: @unchecked Sendable {
             }
         }
         return try judge(field, record, bytes)
+    }
+
+    /// The verdict of an empty value (after normalising): `required`, or a conditional rule
+    /// (required_if, ...) judging the other field's (normalised) value in this record.
+    private func emptyVerdict(_ field: Int, _ record: Int) -> (rule: Int, evaluation: Evaluation?)? {
+        guard conditional[field] else { return requiredRules[field].map { ($0, nil) } }
+        let empty = Field.emptyEvaluation(
+            rules: UnsafeBufferPointer(rebasing: rules[ruleRanges[field]]),
+            valueAt: { other in other >= 0 && other < fieldCount ? peer(other, record) : nil })
+        return (empty.requirement ?? requiredRules[field]).map { ($0, nil) }
     }
 
     /// The address just past the buffer `field`'s values live in.

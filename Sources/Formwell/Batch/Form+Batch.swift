@@ -135,4 +135,12 @@ extension Form {
         }
         return fields[field].rules[rule].failure
     }
+
+    /// How many synchronous rules the field at `field` has (a rule set counts as its rules).
+    public func ruleCount(field: Int) throws(FormError) -> Int {
+        guard fields.indices.contains(field) else {
+            throw .invalidArgument("field index \(field) is out of range (\(fields.count) fields)")
+        }
+        return fields[field].rules.count
+    }
 }

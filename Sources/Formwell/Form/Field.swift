@@ -53,8 +53,17 @@ struct Field: Sendable {
     var changedAt: UInt64 = 0
     /// Index of the first `required` rule and its message, kept when rules are added (every event
     /// and query reads them); nil when the field is optional.
-    private(set) var requiredRule: Int?
-    private(set) var requiredMessage: String?
+    private(set) var alwaysRequiredRule: Int?
+    private(set) var alwaysRequiredMessage: String?
+    /// On an empty value: the conditional rule (`required_if`, ...) that makes the field required
+    /// for now, as the last evaluation found (Rules/CompiledRule.swift).
+    var conditionalRequirement: Int?
+    /// The rule that makes the field required now, if any, and its message.
+    var requiredRule: Int? { conditionalRequirement ?? alwaysRequiredRule }
+    var requiredMessage: String? {
+        guard let index = conditionalRequirement else { return alwaysRequiredMessage }
+        return rules.indices.contains(index) ? rules[index].failure : DefaultMessages.required
+    }
     /// Positions of the fields whose `matches` rule names this one: exactly the fields a change of
     /// this value must re-judge (kept by the form when rules are added).
     var dependents: [Int] = []
@@ -96,9 +105,9 @@ struct Field: Sendable {
     var displayName: String { label ?? id }
 
     mutating func append(_ rule: CompiledRule) {
-        if requiredRule == nil, case .required = rule.check {
-            requiredRule = rules.count
-            requiredMessage = rule.message ?? DefaultMessages.required
+        if alwaysRequiredRule == nil, case .required = rule.check {
+            alwaysRequiredRule = rules.count
+            alwaysRequiredMessage = rule.failure
         }
         rules.append(rule)
     }
@@ -108,6 +117,7 @@ struct Field: Sendable {
         outcome = evaluation.validity
         failingRule = evaluation.rule
         limitExceeded = evaluation.limitExceeded
+        conditionalRequirement = evaluation.requirement
         if !(moreFailures.isEmpty && evaluation.moreFailures.isEmpty) { moreFailures = evaluation.moreFailures }
     }
 

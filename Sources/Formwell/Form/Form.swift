@@ -34,6 +34,8 @@ public struct Form: Sendable {
     var staleResultCount = 0
     /// Custom validators a spec may name (`defineValidator`).
     var namedValidators: [String: CustomValidator] = [:]
+    /// Named rule lists (`defineRuleSet`), in definition order.
+    var ruleSets: [RuleSet] = []
 
     public init() {}
 
@@ -97,10 +99,7 @@ public struct Form: Sendable {
     }
 
     private static func matchedPositions(_ rules: [CompiledRule]) -> [Int] {
-        rules.compactMap { rule in
-            if case .matches(_, let position, _) = rule.check { return position }
-            return nil
-        }
+        rules.compactMap(\.peerPosition)
     }
 
     // MARK: Events by id

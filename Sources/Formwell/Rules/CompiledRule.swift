@@ -1,13 +1,38 @@
-/// A rule ready to run: patterns compiled, the matched field's name resolved, arguments checked.
+/// A rule ready to run: its kind's catalogue entry applied to checked arguments (patterns compiled,
+/// other fields' names resolved), its message and hint worked out once.
 struct CompiledRule: Sendable {
+    /// What a rule kind checks. Adding a kind adds a case here (unless an existing one fits) and its
+    /// verdict in `slowVerdict`.
     enum Check: Sendable {
         case required
-        case pattern(Pattern, defaultMessage: String)
-        case minLength(Int)
-        case maxLength(Int)
-        /// The other field's id, its position in the form (fields are never removed), its name.
-        case matches(fieldID: String, position: Int, name: String)
+        case pattern(Pattern)
+        case length(max: Bool, count: Int, unit: LengthUnit)
+        /// Equal (`matches`) or different (`not_equal`) from another field: its id and position.
+        case peer(fieldID: String, position: Int, equal: Bool)
+        /// A value is required while the other field's value meets the condition; passes otherwise.
+        case condition(Condition, fieldID: String, position: Int)
         case custom(CustomValidator)
+        case url([String])
+        case passwordStrength(Int)
+        case number(integer: Bool, min: DecimalText?, max: DecimalText?)
+        case list(Set<String>, member: Bool)
+    }
+
+    /// When a conditional rule demands a value, judged on the other field's value.
+    enum Condition: Sendable {
+        case equals(String)
+        case filled
+        case empty
+
+        func holds(for other: PeerValue?) -> Bool {
+            switch self {
+            case .filled: return !(other?.isEmpty ?? true)
+            case .empty: return other?.isEmpty ?? true
+            case .equals(let expected):
+                guard let other else { return expected.isEmpty }
+                return other.string == expected
+            }
+        }
     }
 
     /// The check as plain values, no references: what the keystroke path runs, retaining nothing
@@ -16,124 +41,109 @@ struct CompiledRule: Sendable {
         case required
         /// `pattern` (unretained) is only dereferenced when a match needs its time-bounded phase 2.
         case pattern(code: OpaquePointer, jit: Bool, pattern: Unmanaged<Pattern>)
+        /// Lengths in grapheme clusters (the default unit): judged inline.
         case minLength(Int)
         case maxLength(Int)
-        /// `matches` and `custom`: run through `verdict`.
+        /// Conditional requirements: they judge only empty values, so a non-empty one passes them.
+        case condition
+        /// Every other kind: run through `slowVerdict`.
         case other
     }
 
     private(set) var check: Check
     let quick: Quick
     let message: String?
-    /// What a failure says, worked out once (the custom message, else the default): for every rule
-    /// but `custom`, whose validator may word its own.
+    /// What a failure says, worked out once (the custom message, else the kind's template filled):
+    /// for every rule but `custom`, whose validator may word its own.
     let failure: String
     /// The accessibility hint when this rule fails: the rule's own, else its kind's default.
     let hint: String
     /// The rule as it was given, for exporting the form as a spec.
     let source: Rule
+    let descriptor: RuleDescriptor
 
-    /// The same rule after the field at `removed` left the form: a `matches` rule's position of a
-    /// later field moves down by one (a rule naming the removed field itself is refused earlier).
+    /// The position of the other field this rule reads (`matches`, `not_equal`, the conditional
+    /// kinds): a change of that field re-judges this one.
+    var peerPosition: Int? {
+        switch check {
+        case .peer(_, let position, _), .condition(_, _, let position): return position
+        default: return nil
+        }
+    }
+
+    /// The same rule after the field at `removed` left the form: a later field's position moves
+    /// down by one (a rule naming the removed field itself is refused earlier).
     func afterRemoving(position removed: Int) -> CompiledRule {
-        guard case .matches(let id, let position, let name) = check, position > removed else { return self }
         var moved = self
-        moved.check = .matches(fieldID: id, position: position - 1, name: name)
+        switch check {
+        case .peer(let id, let position, let equal) where position > removed:
+            moved.check = .peer(fieldID: id, position: position - 1, equal: equal)
+        case .condition(let condition, let id, let position) where position > removed:
+            moved.check = .condition(condition, fieldID: id, position: position - 1)
+        default: break
+        }
         return moved
     }
 
-    /// Checks `rule`'s arguments against `field` and the fields already in the form.
-    init(_ rule: Rule, for field: Field, in fields: (String) -> (position: Int, field: Field)?) throws(FormError) {
+    /// Checks `rule`'s arguments against its kind and `field` and the fields already in the form.
+    init(_ rule: Rule, for field: Field, in fields: (String) -> (position: Int, field: Field)?,
+         validators: (String) -> CustomValidator? = { _ in nil }) throws(FormError) {
+        guard let descriptor = RuleCatalog.descriptor(named: rule.kind.name) else {
+            let names = RuleCatalog.kinds.map(\.name).joined(separator: ", ")
+            throw .invalidArgument("unknown rule '\(rule.kind.name)' (expected one of: \(names))")
+        }
+        guard let compile = descriptor.compile else {
+            throw .invalidArgument("an \(descriptor.name) rule is added with addAsyncRule, not as a synchronous rule")
+        }
+        var given = rule.kind.arguments
+        // A validator given directly (Swift, C) needs no name; a spec's custom rule names one.
+        if rule.kind.validator != nil, given["name"] == nil { given["name"] = .string("") }
+        let arguments = try RuleArguments(given, for: descriptor, field: field.id)
+        let named = arguments.string("field").flatMap(fields)
+        let validator = rule.kind.validator ?? arguments.string("name").flatMap(validators)
+        let context = RuleContext(fieldID: field.id, rules: field.rules, namedPosition: named?.position, validator: validator)
+        check = try compile(arguments, context)
+        self.descriptor = descriptor
         message = rule.message
         source = rule
-        switch rule.kind {
-        case .required:
-            check = .required
-        case .email:
-            check = .pattern(try CompiledRule.builtIn(BuiltInPatterns.email), defaultMessage: DefaultMessages.email)
-        case .phone:
-            check = .pattern(try CompiledRule.builtIn(BuiltInPatterns.phone), defaultMessage: DefaultMessages.phone)
-        case .regex(let source):
-            do {
-                check = .pattern(try PatternCache.shared.pattern(for: source), defaultMessage: DefaultMessages.regex)
-            } catch {
-                throw .invalidPattern(error)
-            }
-        case .minLength(let count):
-            try CompiledRule.checkLengths(min: count, max: field.lengthBound(max: true), field: field.id)
-            check = .minLength(count)
-        case .maxLength(let count):
-            try CompiledRule.checkLengths(min: field.lengthBound(max: false), max: count, field: field.id)
-            check = .maxLength(count)
-        case .matches(let otherID):
-            guard otherID != field.id else {
-                throw .invalidArgument("field '\(field.id)' cannot be required to match itself")
-            }
-            guard let other = fields(otherID) else { throw .unknownField(otherID) }
-            check = .matches(fieldID: otherID, position: other.position, name: other.field.displayName)
-        case .custom(let validator):
-            check = .custom(validator)
-        }
-        let defaultHint: String
         switch check {
-        case .required:
-            quick = .required
-            failure = message ?? DefaultMessages.required
-            defaultHint = DefaultHints.required
-        case .pattern(let pattern, let defaultMessage):
+        case .required: quick = .required
+        case .pattern(let pattern):
             quick = .pattern(code: pattern.code, jit: pattern.isJITCompiled, pattern: Unmanaged.passUnretained(pattern))
-            failure = message ?? defaultMessage
-            switch rule.kind {
-            case .email: defaultHint = DefaultHints.email
-            case .phone: defaultHint = DefaultHints.phone
-            default: defaultHint = DefaultHints.regex
+        case .length(let max, let count, .graphemes): quick = max ? .maxLength(count) : .minLength(count)
+        case .condition: quick = .condition
+        default: quick = .other
+        }
+        // The templates' values: every argument as text, the named field's label, the unit's noun.
+        var values: [String: String] = [:]
+        for (name, value) in arguments.values {
+            switch value {
+            case .integer(let number): values[name] = String(number)
+            case .string(let text), .decimal(let text): values[name] = text
+            case .strings(let list): values[name] = list.joined(separator: ", ")
             }
-        case .minLength(let count):
-            quick = .minLength(count)
-            failure = message ?? DefaultMessages.minLength(count)
-            defaultHint = DefaultHints.minLength(count)
-        case .maxLength(let count):
-            quick = .maxLength(count)
-            failure = message ?? DefaultMessages.maxLength(count)
-            defaultHint = DefaultHints.maxLength(count)
-        case .matches(_, _, let name):
-            quick = .other
-            failure = message ?? DefaultMessages.matches(name)
-            defaultHint = DefaultHints.matches(name)
-        case .custom:
-            quick = .other
-            failure = message ?? DefaultMessages.custom
-            defaultHint = DefaultHints.custom
         }
-        hint = rule.hint ?? defaultHint
+        if let other = named { values["field"] = other.field.displayName }
+        if case .length(_, let count, let unit) = check {
+            values["units"] = unit.noun(count)
+            values["unit_plural"] = unit.noun(2)
+        }
+        failure = message ?? MessageTemplate.render(descriptor.messages, values)
+        hint = rule.hint ?? MessageTemplate.render(descriptor.hints, values)
     }
 
-    private static func builtIn(_ source: String) throws(FormError) -> Pattern {
-        do {
-            return try PatternCache.shared.pattern(for: source)
-        } catch {
-            throw .internalError("built-in pattern failed to compile: \(error)")
-        }
-    }
-
-    private static func checkLengths(min: Int?, max: Int?, field: String) throws(FormError) {
-        for bound in [min, max].compactMap({ $0 }) where bound < 0 {
-            throw .invalidArgument("length \(bound) for field '\(field)' is negative")
-        }
-        if let min, let max, min > max {
-            throw .invalidArgument("min_length \(min) is greater than max_length \(max) for field '\(field)'")
-        }
-    }
-
-    /// The verdict of a rule that needs more than its own parameters (`Quick.other`: `matches`,
-    /// `custom`) on a non-empty value. Every other kind is judged inline by `Field.evaluation`.
+    /// The verdict of a rule judged outside the inline cases (`Quick.other`) on a non-empty value.
     func slowVerdict(on value: Subject, valueAt: (Int) -> PeerValue?) throws(FormError) -> Validity {
+        let passes: Bool
         switch check {
-        case .required, .pattern, .minLength, .maxLength:
+        case .required, .pattern, .condition:
             return .valid  // judged by the quick path, never sent here
-        case .matches(_, let position, _):
-            guard let other = valueAt(position) else { return .invalid(failure) }
-            return value.equals(other) ? .valid : .invalid(failure)
+        case .length(let max, let count, let unit):
+            let length = unit.count(value)
+            passes = max ? length <= count : length >= count
+        case .peer(_, let position, let equal):
+            guard let other = valueAt(position) else { return equal ? .invalid(failure) : .valid }
+            passes = value.equals(other) == equal
         case .custom(let validator):
             let answer: CustomValidator.Verdict
             do {
@@ -143,27 +153,52 @@ struct CompiledRule: Sendable {
             }
             switch answer {
             case .valid: return .valid
-            case .invalid(let own): return .invalid(message ?? own ?? DefaultMessages.custom)
+            case .invalid(let own): return .invalid(message ?? own ?? failure)
             }
+        case .url(let schemes):
+            passes = URLCheck.isValid(value, schemes: schemes)
+        case .passwordStrength(let minimum):
+            passes = PasswordStrength.score(value) >= minimum
+        case .number(let integer, let min, let max):
+            guard let number = DecimalText(utf8: value.utf8, allowFraction: !integer) else { return .invalid(failure) }
+            passes = !(min.map { number < $0 } ?? false) && !(max.map { $0 < number } ?? false)
+        case .list(let values, let member):
+            passes = values.contains(value.string) == member
+        }
+        return passes ? .valid : .invalid(failure)
+    }
+}
+
+extension PeerValue {
+    var isEmpty: Bool {
+        switch self {
+        case .stored(let value): return value.isEmpty
+        case .bytes(let bytes): return bytes.isEmpty
+        }
+    }
+
+    var string: String {
+        switch self {
+        case .stored(let value): return value.string
+        case .bytes(let bytes): return String(decoding: bytes, as: UTF8.self)
         }
     }
 }
 
-extension Field {
-    /// The tightest bound set by earlier rules: the largest min_length (max: false) or the smallest
-    /// max_length (max: true), if any.
-    func lengthBound(max: Bool) -> Int? {
+extension RuleContext {
+    /// The tightest bound in `unit` set by the field's earlier rules: the largest min_length
+    /// (max: false) or the smallest max_length (max: true), if any.
+    func lengthBound(max: Bool, unit: LengthUnit) -> Int? {
         var bound: Int?
         for rule in rules {
-            switch rule.check {
-            case .minLength(let count) where !max: bound = Swift.max(bound ?? count, count)
-            case .maxLength(let count) where max: bound = Swift.min(bound ?? count, count)
-            default: continue
-            }
+            guard case .length(let isMax, let count, let ruleUnit) = rule.check, isMax == max, ruleUnit == unit else { continue }
+            bound = max ? Swift.min(bound ?? count, count) : Swift.max(bound ?? count, count)
         }
         return bound
     }
+}
 
+extension Field {
     /// The first failing rule's verdict on `value` (`.empty` for an empty value: seed 02 runs no
     /// rule on it), every rule running in the order it was added. `valueAt` gives other fields'
     /// values by position (for `matches`).
@@ -192,13 +227,34 @@ extension Field {
         }
     }
 
+    /// An empty value's evaluation: no rule judges it, but a conditional rule whose condition holds
+    /// makes the field required for now (`Evaluation.requirement`, the first such rule or the first
+    /// `required`, in rule order).
+    static func emptyEvaluation(rules: UnsafeBufferPointer<CompiledRule>, valueAt: (Int) -> PeerValue?) -> Evaluation {
+        var verdict = Evaluation(.empty)
+        // Through `quick` (plain values): most fields are left at once, nothing retained.
+        for index in rules.indices {
+            switch rules[index].quick {
+            case .required:
+                return verdict  // the field's own required rule decides (`Field.requiredRule`)
+            case .condition:
+                guard case .condition(let condition, _, let position) = rules[index].check,
+                      condition.holds(for: valueAt(position)) else { continue }
+                verdict.requirement = index
+                return verdict
+            default: continue
+            }
+        }
+        return verdict
+    }
+
     /// `evaluation(of:...)` given the field's parts: a static function, so the keystroke path can
     /// call it on a field it reaches through a pointer without the compiler copying the whole field.
     static func evaluation(
         of value: Subject, rules: UnsafeBufferPointer<CompiledRule>, id: () -> String, valueAt: (Int) -> PeerValue?,
         matchContext: OpaquePointer?, all: Bool = false
     ) throws(FormError) -> Evaluation {
-        guard !value.isEmpty else { return Evaluation(.empty) }
+        guard !value.isEmpty else { return emptyEvaluation(rules: rules, valueAt: valueAt) }
         // Error mode `all`: the first failure is the verdict, later ones are collected behind it.
         var first: Evaluation?
         var more: [String] = []
@@ -207,7 +263,7 @@ extension Field {
             var failure: Validity = .valid
             var limited = false
             switch rules[index].quick {
-            case .required:
+            case .required, .condition:
                 continue
             case .pattern(let code, let jit, let pattern):
                 switch Pattern.matchWhole(value.utf8, code: code, jit: jit, pattern: pattern, context: matchContext) {

@@ -1,19 +1,11 @@
-/// The one place where rule messages are worded. Seed 02 gives the required / e-mail / phone texts,
-/// seed 03's examples the length texts.
+/// Messages that are not a rule kind's (those are the catalogue's templates, RuleCatalog.swift).
 enum DefaultMessages {
+    /// What `required` says (also the conditional kinds): read by the form for its required rule.
     static let required = "This field is required"
-    static let email = "Invalid email format"
-    static let phone = "Invalid phone number"
-    static let regex = "Invalid format"
+    /// A custom or asynchronous check that gives no message of its own.
     static let custom = "Invalid value"
     /// An asynchronous check the host could not make.
     static let asyncError = "Could not check this value"
-
-    static func minLength(_ count: Int) -> String { "Must be at least \(count) \(characters(count))" }
-    static func maxLength(_ count: Int) -> String { "Must be \(count) \(characters(count)) or fewer" }
-    static func matches(_ otherName: String) -> String { "Must match \(otherName)" }
-
-    private static func characters(_ count: Int) -> String { count == 1 ? "character" : "characters" }
 }
 
 extension DefaultMessages {

@@ -46,37 +46,38 @@ extension Form {
                 throw SpecError(path: "fields[\(index)].id", problem: error.description)
             }
         }
+        for set in spec.ruleSets {
+            do {
+                try loaded.defineRuleSet(set)
+            } catch {
+                throw SpecError(path: "rule_sets.\(set.name)", problem: error.description)
+            }
+        }
         for (index, field) in spec.fields.enumerated() {
             for (ruleIndex, rule) in field.rules.enumerated() {
                 let path = "fields[\(index)].rules[\(ruleIndex)]"
-                let kind: Rule.Kind
-                var parameter: String?
-                switch rule.kind {
-                case .required: kind = .required
-                case .email: kind = .email
-                case .phone: kind = .phone
-                case .minLength(let count): (kind, parameter) = (.minLength(count), "length")
-                case .maxLength(let count): (kind, parameter) = (.maxLength(count), "length")
-                case .regex(let pattern): (kind, parameter) = (.regex(pattern), "pattern")
-                case .matches(let other): (kind, parameter) = (.matches(other), "field")
-                case .custom(let name):
-                    guard let validator = loaded.namedValidators[name] else {
-                        throw SpecError(path: "\(path).name", problem: "no validator named '\(name)' is defined")
-                    }
-                    kind = .custom(validator)
-                case .async(let name, let debounce):
-                    do {
-                        try loaded.addAsyncRule(AsyncRule(name, debounceMilliseconds: debounce, message: rule.message,
-                                                          hint: rule.hint), to: field.id)
-                    } catch {
-                        throw SpecError(formError: error, at: path, parameter: "name")
+                if let name = rule.ruleSetName {
+                    // A set's rules are reported where the set defines them.
+                    let members = loaded.ruleSets.first { $0.name == name }?.rules ?? []
+                    for (memberIndex, member) in members.enumerated() {
+                        do {
+                            let resolved = try loaded.resolve(member)
+                            for rule in resolved.rules {
+                                try loaded.addRule(Rule(rule.kind, message: rule.message, hint: rule.hint, ruleSet: name), to: field.id)
+                            }
+                        } catch {
+                            var located = SpecError(formError: error, at: "rule_sets.\(name)[\(memberIndex)]", kind: member.kind)
+                            located = SpecError(path: located.path, problem: "field '\(field.id)': \(located.problem)",
+                                                patternOffset: located.patternOffset)
+                            throw located
+                        }
                     }
                     continue
                 }
                 do {
-                    try loaded.addRule(Rule(kind, message: rule.message, hint: rule.hint), to: field.id)
+                    try loaded.addRule(rule, to: field.id)
                 } catch {
-                    throw SpecError(formError: error, at: path, parameter: parameter)
+                    throw SpecError(formError: error, at: path, kind: rule.kind)
                 }
             }
         }
@@ -88,25 +89,7 @@ extension Form {
     public func spec() throws(FormError) -> FormSpec {
         var specs: [FieldSpec] = []
         for field in fields {
-            var rules: [RuleSpec] = []
-            for rule in field.rules {
-                let kind: RuleSpec.Kind
-                switch rule.source.kind {
-                case .required: kind = .required
-                case .email: kind = .email
-                case .phone: kind = .phone
-                case .minLength(let count): kind = .minLength(count)
-                case .maxLength(let count): kind = .maxLength(count)
-                case .regex(let pattern): kind = .regex(pattern)
-                case .matches(let other): kind = .matches(other)
-                case .custom(let validator):
-                    guard let name = validator.name else {
-                        throw .invalidArgument("field '\(field.id)' has an anonymous custom validator, which a spec cannot name")
-                    }
-                    kind = .custom(name)
-                }
-                rules.append(RuleSpec(kind, message: rule.source.message, hint: rule.source.hint))
-            }
+            var rules = try ruleSpecs(of: field)
             for rule in field.asyncRules {
                 rules.append(RuleSpec(.async(rule.name, debounceMilliseconds: rule.debounceMilliseconds),
                                       message: rule.message, hint: rule.hint))
@@ -117,13 +100,28 @@ extension Form {
                                    mode: field.modeOverride, groups: field.groups, normalize: field.normalizers,
                                    secret: field.secret))
         }
-        return FormSpec(fields: specs, mode: mode == .twoStage ? nil : mode, errors: errorMode == .first ? nil : errorMode)
+        // Only the sets some field uses (a spec lists what it needs).
+        let used = Set(specs.flatMap { $0.rules.compactMap(\.ruleSetName) })
+        return FormSpec(fields: specs, mode: mode == .twoStage ? nil : mode, errors: errorMode == .first ? nil : errorMode,
+                        ruleSets: ruleSets.filter { used.contains($0.name) })
     }
 }
 
 extension SpecError {
-    /// Points at the parameter of the rule the engine refused (its only one), else at the rule.
-    init(formError: FormError, at rulePath: String, parameter: String?) {
+    /// Points at the parameter of the rule the engine refused (the field it names, its pattern,
+    /// else its first parameter), or at the rule when it has none.
+    init(formError: FormError, at rulePath: String, kind: RuleCall) {
+        let parameters = kind.descriptor?.parameters.map(\.name) ?? []
+        var parameter = parameters.first
+        switch formError {
+        case .unknownField: parameter = parameters.contains("field") ? "field" : parameter
+        case .invalidPattern: parameter = "pattern"
+        case .invalidArgument where parameters.contains("field"):
+            // A kind naming another field refuses only that (the field itself) once the reader
+            // has checked the parameters' types.
+            parameter = "field"
+        default: break
+        }
         let path = parameter.map { "\(rulePath).\($0)" } ?? rulePath
         switch formError {
         case .invalidPattern(let pattern):

@@ -4,9 +4,9 @@
 ///       {"id": "email", "label": "Email", "initial": "", "rules": [
 ///         {"rule": "required"}, {"rule": "email", "message": "Enter a valid email address"}]}]}
 ///
-/// Rule objects: `required`, `email`, `phone` (no parameters); `min_length` / `max_length` with
-/// `"length"`; `regex` with `"pattern"`; `matches` with `"field"`; `custom` with `"name"`, a validator
-/// the host defined on the form before loading. Every rule takes an optional `"message"` and `"hint"`.
+/// Rule objects: `{"rule": <kind>, <parameters>…}` for every kind of `RuleCatalog` (its parameters
+/// by name), or `{"rule": "set", "name": …}` for the rules of a named rule set (top-level
+/// `"rule_sets": {"password": [rules…]}`). Every rule takes an optional `"message"` and `"hint"`.
 /// The form may set `"mode"` (a `ValidationMode` name) and `"errors"` (`first` or `all`); a field
 /// its own `"mode"`, its `"groups"`, its `"normalize"` list (`Normalizer` names) and `"secret"`.
 public struct FormSpec: Equatable, Sendable {
@@ -17,11 +17,14 @@ public struct FormSpec: Equatable, Sendable {
     public var mode: ValidationMode?
     /// The form's error mode; nil: first.
     public var errors: ErrorMode?
+    /// Named lists of rules fields refer to (`{"rule": "set", "name": …}`), in the spec's order.
+    public var ruleSets: [RuleSet]
 
-    public init(fields: [FieldSpec], mode: ValidationMode? = nil, errors: ErrorMode? = nil) {
+    public init(fields: [FieldSpec], mode: ValidationMode? = nil, errors: ErrorMode? = nil, ruleSets: [RuleSet] = []) {
         self.fields = fields
         self.mode = mode
         self.errors = errors
+        self.ruleSets = ruleSets
     }
 }
 
@@ -52,16 +55,9 @@ public struct FieldSpec: Equatable, Sendable {
 }
 
 public struct RuleSpec: Equatable, Sendable {
-    public enum Kind: Equatable, Sendable {
-        case required, email, phone
-        case minLength(Int), maxLength(Int)
-        case regex(String)
-        case matches(String)
-        /// A validator defined on the form by name (`Form.defineValidator`).
-        case custom(String)
-        /// An asynchronous rule the host checks (`AsyncRule`): its name and debounce in milliseconds.
-        case async(String, debounceMilliseconds: UInt64)
-    }
+    /// A catalogue kind and its arguments (`.minLength(8)`, `.url(schemes: ["https"])`), `custom`
+    /// by name, `async`, or a rule set reference (`.ruleSet("password")`).
+    public typealias Kind = RuleCall
 
     public var kind: Kind
     public var message: String?
@@ -73,6 +69,17 @@ public struct RuleSpec: Equatable, Sendable {
         self.message = message
         self.hint = hint
     }
+
+    /// A reference to a rule set, by name.
+    public var ruleSetName: String? {
+        guard kind.name == RuleCatalog.setRuleName, case .string(let name)? = kind.arguments["name"] else { return nil }
+        return name
+    }
+}
+
+extension RuleCall {
+    /// A reference to the spec's rule set `name` (it stands for that set's rules).
+    public static func ruleSet(_ name: String) -> RuleCall { RuleCall(RuleCatalog.setRuleName, ["name": .string(name)]) }
 }
 
 /// A spec that cannot be loaded: where (a JSON path such as `fields[2].rules[0].pattern`) and why.

@@ -10,7 +10,7 @@ enum SpecReader {
         } catch {
             throw SpecError(path: error.path, problem: error.positionedMessage)
         }
-        let top = try object(root, "", allowed: ["formwell", "fields", "$schema", "description", "mode", "errors"])
+        let top = try object(root, "", allowed: ["formwell", "fields", "$schema", "description", "mode", "errors", "rule_sets"])
         guard case .number(_, let version?)? = top["formwell"] else {
             throw SpecError(path: "formwell", problem: "missing or not an integer: the spec format version, \(FormSpec.version)")
         }
@@ -20,9 +20,16 @@ enum SpecReader {
         guard case .array(let fields)? = top["fields"] else {
             throw SpecError(path: "fields", problem: "missing or not an array")
         }
+        let ruleSets = try ruleSets(top["rule_sets"])
         var specs: [FieldSpec] = []
         for (index, field) in fields.enumerated() {
-            specs.append(try fieldSpec(field, "fields[\(index)]"))
+            let spec = try fieldSpec(field, "fields[\(index)]")
+            for (ruleIndex, rule) in spec.rules.enumerated() {
+                if let name = rule.ruleSetName, !ruleSets.contains(where: { $0.name == name }) {
+                    throw SpecError(path: "fields[\(index)].rules[\(ruleIndex)].name", problem: "no rule set named '\(name)' in rule_sets")
+                }
+            }
+            specs.append(spec)
         }
         var errors: ErrorMode?
         if let name = try string(top["errors"], "errors") {
@@ -31,7 +38,42 @@ enum SpecReader {
             }
             errors = mode
         }
-        return FormSpec(fields: specs, mode: try mode(top["mode"], "mode"), errors: errors)
+        return FormSpec(fields: specs, mode: try mode(top["mode"], "mode"), errors: errors, ruleSets: ruleSets)
+    }
+
+    /// One rule object, alone (the C ABI's `fw_field_add_rule_json`); a rule set reference is
+    /// refused here unless `allowSet`.
+    static func readRule(_ text: String) throws(SpecError) -> RuleSpec {
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(text)
+        } catch {
+            throw SpecError(path: error.path, problem: error.positionedMessage)
+        }
+        return try ruleSpec(root, "", allowSet: true)
+    }
+
+    /// `"rule_sets": {"name": [rules...]}`: names non-empty, rules as in a field, no set inside a set.
+    private static func ruleSets(_ value: JSONValue?) throws(SpecError) -> [RuleSet] {
+        guard let value, value != .null else { return [] }
+        guard case .object(let list) = value else {
+            throw SpecError(path: "rule_sets", problem: "expected an object of named rule lists, found \(value.kindName)")
+        }
+        var sets: [RuleSet] = []
+        for (name, rules) in list {
+            let path = "rule_sets.\(name)"
+            guard !name.isEmpty else { throw SpecError(path: "rule_sets", problem: "a rule set name must not be empty") }
+            guard !sets.contains(where: { $0.name == name }) else { throw SpecError(path: path, problem: "duplicate key") }
+            guard case .array(let items) = rules else {
+                throw SpecError(path: path, problem: "expected an array of rules, found \(rules.kindName)")
+            }
+            var specs: [RuleSpec] = []
+            for (index, item) in items.enumerated() {
+                specs.append(try ruleSpec(item, "\(path)[\(index)]", allowSet: false))
+            }
+            sets.append(RuleSet(name: name, rules: specs))
+        }
+        return sets
     }
 
     private static func mode(_ value: JSONValue?, _ path: String) throws(SpecError) -> ValidationMode? {
@@ -70,7 +112,7 @@ enum SpecReader {
         case nil: break
         case .array(let list)?:
             for (index, rule) in list.enumerated() {
-                rules.append(try ruleSpec(rule, "\(path).rules[\(index)]"))
+                rules.append(try ruleSpec(rule, "\(path).rules[\(index)]", allowSet: true))
             }
         case let other?:
             throw SpecError(path: "\(path).rules", problem: "expected an array, found \(other.kindName)")
@@ -111,41 +153,72 @@ enum SpecReader {
         }
     }
 
-    private static let parameters: [String: String] = [
-        "min_length": "length", "max_length": "length", "regex": "pattern", "matches": "field", "custom": "name",
-    ]
-
-    private static func ruleSpec(_ value: JSONValue, _ path: String) throws(SpecError) -> RuleSpec {
+    /// A rule object: `"rule"` names a catalogue kind whose parameters are read by their declared
+    /// types (RuleCatalog.swift), or `"set"` (with `"name"`) when `allowSet`.
+    static func ruleSpec(_ value: JSONValue, _ path: String, allowSet: Bool) throws(SpecError) -> RuleSpec {
         guard case .object = value else {
             throw SpecError(path: path, problem: "expected a rule object, found \(value.kindName)")
         }
         let members = try uniqueMembers(value, path)
-        guard let name = try string(members["rule"], "\(path).rule") else {
-            throw SpecError(path: "\(path).rule", problem: "missing: one of required, email, phone, min_length, max_length, regex, matches, custom, async")
+        let names = RuleCatalog.kinds.map(\.name).joined(separator: ", ")
+        guard let name = try string(members["rule"], join(path, "rule")) else {
+            throw SpecError(path: join(path, "rule"), problem: "missing: one of \(names), set")
         }
-        var allowed: Set<String> = ["rule", "message", "hint"]
-        if let parameter = parameters[name] { allowed.insert(parameter) }
-        if name == "async" { allowed.formUnion(["name", "debounce_ms"]) }
-        try refuseUnknownKeys(members, path, allowed: allowed)
-        let message = try string(members["message"], "\(path).message")
-        let kind: RuleSpec.Kind
-        switch name {
-        case "required": kind = .required
-        case "email": kind = .email
-        case "phone": kind = .phone
-        case "min_length": kind = .minLength(try length(members["length"], "\(path).length"))
-        case "max_length": kind = .maxLength(try length(members["length"], "\(path).length"))
-        case "regex": kind = .regex(try required(members["pattern"], "\(path).pattern"))
-        case "matches": kind = .matches(try required(members["field"], "\(path).field"))
-        case "custom": kind = .custom(try required(members["name"], "\(path).name"))
-        case "async":
-            var debounce = Int(AsyncRule.defaultDebounceMilliseconds)
-            if members["debounce_ms"] != nil { debounce = try length(members["debounce_ms"], "\(path).debounce_ms") }
-            kind = .async(try required(members["name"], "\(path).name"), debounceMilliseconds: UInt64(debounce))
-        default:
-            throw SpecError(path: "\(path).rule", problem: "unknown rule '\(name)'")
+        if name == RuleCatalog.setRuleName {
+            guard allowSet else { throw SpecError(path: join(path, "rule"), problem: "a rule set cannot refer to a rule set") }
+            try refuseUnknownKeys(members, path, allowed: ["rule", "name"])
+            return RuleSpec(.ruleSet(try required(members["name"], join(path, "name"))))
         }
-        return RuleSpec(kind, message: message, hint: try string(members["hint"], "\(path).hint"))
+        guard let descriptor = RuleCatalog.descriptor(named: name) else {
+            throw SpecError(path: join(path, "rule"), problem: "unknown rule '\(name)'")
+        }
+        try refuseUnknownKeys(members, path, allowed: Set(["rule", "message", "hint"] + descriptor.parameters.map(\.name)))
+        var arguments: [String: RuleArgument] = [:]
+        for parameter in descriptor.parameters {
+            let at = join(path, parameter.name)
+            guard let member = members[parameter.name] else {
+                if parameter.isRequired { throw SpecError(path: at, problem: "missing") }
+                continue
+            }
+            let argument = try self.argument(member, parameter.type, at)
+            do {
+                arguments[parameter.name] = try RuleArguments.check(argument, parameter, rule: name)
+            } catch {
+                throw SpecError(path: at, problem: error.description)
+            }
+        }
+        return RuleSpec(RuleCall(name, arguments), message: try string(members["message"], join(path, "message")),
+                        hint: try string(members["hint"], join(path, "hint")))
+    }
+
+    /// A parameter's JSON value as its declared type reads it.
+    private static func argument(_ value: JSONValue, _ type: RuleParameter.ValueType, _ path: String) throws(SpecError) -> RuleArgument {
+        switch type {
+        case .integer:
+            return .integer(try length(value, path))
+        case .string, .pattern, .fieldID, .choice:
+            guard case .string(let text) = value else {
+                throw SpecError(path: path, problem: "expected a string, found \(value.kindName)")
+            }
+            return .string(text)
+        case .stringList:
+            guard case .array(let items) = value else {
+                throw SpecError(path: path, problem: "expected an array of strings, found \(value.kindName)")
+            }
+            var list: [String] = []
+            for (index, item) in items.enumerated() {
+                guard case .string(let text) = item else {
+                    throw SpecError(path: "\(path)[\(index)]", problem: "expected a string, found \(item.kindName)")
+                }
+                list.append(text)
+            }
+            return .strings(list)
+        case .decimal:
+            switch value {
+            case .number(let text, _), .string(let text): return .decimal(text)
+            default: throw SpecError(path: path, problem: "expected a number, found \(value.kindName)")
+            }
+        }
     }
 
     private static func object(_ value: JSONValue, _ path: String, allowed: Set<String>) throws(SpecError) -> [String: JSONValue] {

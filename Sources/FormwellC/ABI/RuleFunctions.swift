@@ -113,9 +113,10 @@ import Formwell
         validators = decoded.validators
         try withForm(form) { (form: inout Form) throws(ABIFailure) in
             try engine { () throws(FormError) in
-                try form.addField(id, label: label, initialValue: initial, rules: decoded.rules)
+                let resolved = try decoded.resolved(in: form)
+                try form.addField(id, label: label, initialValue: initial, rules: resolved.rules)
                 do throws(FormError) {
-                    for rule in decoded.asyncRules { try form.addAsyncRule(rule, to: id) }
+                    for rule in resolved.asyncRules { try form.addAsyncRule(rule, to: id) }
                 } catch {
                     // Not expected (the names were checked): all or nothing still holds.
                     try? form.removeField(id)
@@ -126,6 +127,69 @@ import Formwell
     }
     if status == .FW_OK { for validator in validators { validator.ownsContext = true } }
     return status
+}
+
+/// Adds a rule given as JSON, exactly as a rule object of a form spec: any kind of the catalogue
+/// with its parameters by name (see fw_rule_kind and fw_rule_catalog), an optional "message" and
+/// "hint", e.g. {"rule": "url", "schemes": ["https"]}, {"rule": "min_length", "length": 8,
+/// "unit": "utf16"}, {"rule": "required_if", "field": "country", "value": "US"}; a custom rule by
+/// the name of a validator defined with fw_form_define_validator; an async rule; or
+/// {"rule": "set", "name": ...} for every rule of a set defined with fw_form_define_rule_set. All
+/// or nothing.
+/// Returns: FW_OK; FW_ERR_INVALID_SPEC (malformed JSON, an unknown kind or parameter, a parameter of the wrong type; the detail names the key); FW_ERR_UNKNOWN_FIELD (the field, or one a parameter names); FW_ERR_INVALID_ARGUMENT (a value the kind refuses, an unknown rule set or validator); FW_ERR_INVALID_PATTERN; FW_ERR_CALLBACK; or a general error (see Conventions).
+@c public func fw_field_add_rule_json(
+    _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ rule_json: UnsafePointer<CChar>?
+) -> fw_status {
+    abiCall { () throws(ABIFailure) in
+        let id = try CStringInput.required(field_id, "field_id")
+        let text = try CStringInput.required(rule_json, "rule_json")
+        let spec: RuleSpec
+        do throws(SpecError) {
+            spec = try RuleSpec(json: text)
+        } catch {
+            throw ABIFailure(error)
+        }
+        try withForm(form) { (form: inout Form) throws(ABIFailure) in
+            try engine { () throws(FormError) in try form.addRule(spec, to: id) }
+        }
+    }
+}
+
+/// Names a list of rules that fields then add as one with
+/// {"rule": "set", "name": name} (fw_field_add_rule_json, FW_RULE_JSON, a spec's rule_sets).
+/// rules_json: a JSON array of rule objects as in a spec; sets hold synchronous rules only and do
+/// not refer to other sets. Defining a name again replaces its rules for later uses; rules already
+/// added stay. A spec export writes a field's rules from a set back as the reference.
+/// Returns: FW_OK; FW_ERR_INVALID_SPEC (malformed rules; the detail names the element); FW_ERR_INVALID_ARGUMENT (an empty name, an async rule or a set inside a set); or a general error (see Conventions).
+@c public func fw_form_define_rule_set(
+    _ form: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ rules_json: UnsafePointer<CChar>?
+) -> fw_status {
+    abiCall { () throws(ABIFailure) in
+        let setName = try CStringInput.required(name, "name")
+        let text = try CStringInput.required(rules_json, "rules_json")
+        let set: RuleSet
+        do throws(SpecError) {
+            set = try RuleSet(name: setName, json: text)
+        } catch {
+            throw ABIFailure(error)
+        }
+        try withForm(form) { (form: inout Form) throws(ABIFailure) in
+            try engine { () throws(FormError) in try form.defineRuleSet(set) }
+        }
+    }
+}
+
+/// Copies the rule catalogue as JSON into buf (the usual buffer style, see fw_field_value): every
+/// kind's name, stable code, fw_rule_kind value, parameters (name, type, required, default,
+/// choices), default message and hint templates, so a binding builds its rule constructors from
+/// the library it loaded. Needs no form.
+/// Returns: FW_OK; FW_ERR_BUFFER_TOO_SMALL; FW_ERR_NULL_ARGUMENT for a NULL buf with buf_size > 0.
+@c public func fw_rule_catalog(
+    _ buf: UnsafeMutablePointer<CChar>?, _ buf_size: UInt, _ out_length: UnsafeMutablePointer<UInt>?
+) -> fw_status {
+    abiCall { () throws(ABIFailure) in
+        try CStringOutput.write(RuleCatalog.json, to: buf, capacity: buf_size, length: out_length)
+    }
 }
 
 /// Decodes the common arguments and appends the rule under the form's lock.

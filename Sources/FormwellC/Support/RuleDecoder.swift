@@ -4,11 +4,34 @@ import Formwell
 /// Reads an array of fw_rule structs into engine rules, checking every member the kind uses.
 enum RuleDecoder {
     struct Decoded {
-        var rules: [Rule] = []
+        /// In array order: rules ready to add, or rules given as data (FW_RULE_JSON and the kinds
+        /// added after the struct's first version), resolved against the form under its lock.
+        var items: [Item] = []
         /// The custom rules' C validators, which take ownership of their contexts only on success.
         var validators: [CValidator] = []
         /// The FW_RULE_ASYNC elements, in array order (added after the field's other rules).
         var asyncRules: [AsyncRule] = []
+
+        enum Item {
+            case rule(Rule)
+            case spec(RuleSpec)
+        }
+
+        /// The synchronous and asynchronous rules, given as data resolved against `form`.
+        func resolved(in form: Form) throws(FormError) -> (rules: [Rule], asyncRules: [AsyncRule]) {
+            var rules: [Rule] = []
+            var more = asyncRules
+            for item in items {
+                switch item {
+                case .rule(let rule): rules.append(rule)
+                case .spec(let spec):
+                    let resolved = try form.resolve(spec)
+                    rules += resolved.rules
+                    more += resolved.asyncRules
+                }
+            }
+            return (rules, more)
+        }
     }
 
     /// The first version's struct (up to `destroy`): the smallest `size` a caller may declare.
@@ -49,6 +72,10 @@ enum RuleDecoder {
             let message = try CStringInput.optional(rule.pointee.message, "rules[\(index)].message")
             let hint = readsHint ? try CStringInput.optional(rule.pointee.hint, "rules[\(index)].hint") : nil
             let kind: Rule.Kind
+            if let spec = try dataRule(rule.pointee.kind, rule.pointee.text, index: index, message: message, hint: hint) {
+                decoded.items.append(.spec(spec))
+                continue
+            }
             switch fw_rule_kind(rawValue: rule.pointee.kind) {
             case .FW_RULE_REQUIRED: kind = .required
             case .FW_RULE_EMAIL: kind = .email
@@ -73,11 +100,38 @@ enum RuleDecoder {
                 let debounce = length < 0 ? AsyncRule.defaultDebounceMilliseconds : UInt64(length)
                 decoded.asyncRules.append(AsyncRule(name, debounceMilliseconds: debounce, message: message, hint: hint))
                 continue
-            case nil:
+            default:
                 throw ABIFailure(.FW_ERR_INVALID_ARGUMENT, "rules[\(index)].kind \(rule.pointee.kind) is not an fw_rule_kind")
             }
-            decoded.rules.append(Rule(kind, message: message, hint: hint))
+            decoded.items.append(.rule(Rule(kind, message: message, hint: hint)))
         }
         return decoded
+    }
+
+    /// The kinds of the struct's first version (0 to 8) read its members; FW_RULE_JSON reads `text`
+    /// as a whole rule object; every later kind reads `text` as the JSON object of its parameters
+    /// (NULL: none). Nil for a first-version kind.
+    private static func dataRule(
+        _ kind: Int32, _ text: UnsafePointer<CChar>?, index: Int, message: String?, hint: String?
+    ) throws(ABIFailure) -> RuleSpec? {
+        let member = "rules[\(index)].text"
+        if kind == RuleCatalog.jsonKindCValue {
+            let json = try CStringInput.required(text, member)
+            do throws(SpecError) {
+                var spec = try RuleSpec(json: json)
+                if let message { spec.message = message }
+                if let hint { spec.hint = hint }
+                return spec
+            } catch {
+                throw ABIFailure(.FW_ERR_INVALID_SPEC, "\(member): \(error.description)")
+            }
+        }
+        guard kind > fw_rule_kind.FW_RULE_ASYNC.rawValue, let descriptor = RuleCatalog.descriptor(cValue: kind) else { return nil }
+        let parameters = try CStringInput.optional(text, member)
+        do throws(SpecError) {
+            return try RuleSpec(kind: descriptor.name, parametersJSON: parameters, message: message, hint: hint)
+        } catch {
+            throw ABIFailure(.FW_ERR_INVALID_SPEC, "\(member): \(error.description)")
+        }
     }
 }

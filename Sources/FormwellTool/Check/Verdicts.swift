@@ -47,8 +47,10 @@ struct MessageTable {
 
     init(form: Form, spec: FormSpec) {
         var texts: [[String]] = []
-        for (field, fieldSpec) in spec.fields.enumerated() {
-            texts.append(fieldSpec.rules.indices.map { (try? form.ruleMessage(field: field, rule: $0)) ?? "" })
+        // The form's rules, not the spec's: a rule set reference stands for several.
+        for field in spec.fields.indices {
+            let count = (try? form.ruleCount(field: field)) ?? 0
+            texts.append((0..<count).map { (try? form.ruleMessage(field: field, rule: $0)) ?? "" })
         }
         self.texts = texts
         json = texts.map { $0.map { text in

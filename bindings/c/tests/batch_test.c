@@ -23,7 +23,7 @@ static const char *const field_ids[FIELDS] = {"name", "email", "username", "pass
 /* initial: each field's initial value (NULL for none), or NULL for no initial values at all. */
 static fw_form *registration(const char *const *initial) {
     fw_form *form = NULL;
-    fw_rule name[1], email[2], username[4], password[4], confirm[2];
+    fw_rule name[1], email[2], username[4], password[3], confirm[2];
     name[0] = test_rule(FW_RULE_REQUIRED, 0, NULL, "Name is required");
     email[0] = test_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
     email[1] = test_rule(FW_RULE_EMAIL, 0, NULL, NULL);
@@ -33,15 +33,14 @@ static fw_form *registration(const char *const *initial) {
     username[3] = test_rule(FW_RULE_REGEX, 0, "^[a-z0-9_]+$", "Lowercase letters, numbers, and underscores only");
     password[0] = test_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
     password[1] = test_rule(FW_RULE_MIN_LENGTH, 8, NULL, NULL);
-    password[2] = test_rule(FW_RULE_REGEX, 0, ".*[A-Z].*", "Must contain an uppercase letter");
-    password[3] = test_rule(FW_RULE_REGEX, 0, ".*[0-9].*", "Must contain a number");
+    password[2] = test_rule(FW_RULE_PASSWORD_STRENGTH, 0, "{\"min_score\": 3}", NULL); /* parameters as JSON */
     confirm[0] = test_rule(FW_RULE_REQUIRED, 0, NULL, "Please confirm your password");
     confirm[1] = test_rule(FW_RULE_MATCHES, 0, "password", "Passwords don't match");
     CHECK_OK(fw_form_create(&form));
     CHECK_OK(fw_form_add_field_with_rules(form, "name", "Display name", initial ? initial[0] : NULL, name, 1));
     CHECK_OK(fw_form_add_field_with_rules(form, "email", "Email address", initial ? initial[1] : NULL, email, 2));
     CHECK_OK(fw_form_add_field_with_rules(form, "username", "Username", initial ? initial[2] : NULL, username, 4));
-    CHECK_OK(fw_form_add_field_with_rules(form, "password", "Password", initial ? initial[3] : NULL, password, 4));
+    CHECK_OK(fw_form_add_field_with_rules(form, "password", "Password", initial ? initial[3] : NULL, password, 3));
     CHECK_OK(fw_form_add_field_with_rules(form, "confirm", "Confirm password", initial ? initial[4] : NULL, confirm, 2));
     return form;
 }

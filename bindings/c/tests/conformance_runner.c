@@ -1190,7 +1190,9 @@ static void run_vector(const char *file) {
         status_failure(file, -1, "(vector)", "fw_form_define_validator", status);
         goto done;
     }
-    text = json_dumps(spec, JSON_COMPACT);
+    /* Reals as 15 significant digits, the shortest text of a decimal bound like 999.99 (jansson's
+       default of 17 would hand the library 999.99000000000001, a different bound). */
+    text = json_dumps(spec, JSON_COMPACT | JSON_REAL_PRECISION(15));
     if (text == NULL) {
         failure(file, -1, "(vector)", "spec", "serializable JSON", "json_dumps failed");
         goto done;

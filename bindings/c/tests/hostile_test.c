@@ -649,7 +649,7 @@ static void new_functions(fw_form *target) {
     static const size_t bad_sizes[] = {0, 1, 7, 8, TEST_SNAPSHOT_V1_SIZE - 8, TEST_SNAPSHOT_V1_SIZE - 1,
                                        TEST_SNAPSHOT_V1_SIZE + 1, sizeof(fw_snapshot) - 1,
                                        sizeof(fw_snapshot) + 1, sizeof(fw_snapshot) + 4, SIZE_MAX};
-    static const int32_t bad_kinds[] = {-1, 9, 100, INT32_MIN, INT32_MAX};
+    static const int32_t bad_kinds[] = {-1, FW_RULE_JSON - 1, FW_RULE_JSON + 1, 100, INT32_MIN, INT32_MAX};
     fw_snapshot snap, snaps[8];
     fw_rule rules[3];
     char buf[256];

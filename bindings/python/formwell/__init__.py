@@ -59,7 +59,9 @@ from .form import (
     unregister_check,
     unregister_validator,
 )
-from .rules import AsyncRule, Custom, Email, Matches, MaxLength, MinLength, Phone, Regex, Required, Rule
+from .rules import AsyncRule, Custom, Rule, RuleSet
+from ._rule_classes import *  # noqa: F401,F403  (every catalogue rule: Required, Email, Url, Integer, ...)
+from ._rule_kinds import CATALOG as RULE_CATALOG
 
 __version__ = "0.4.0"
 
@@ -99,7 +101,7 @@ from . import batch as _batch, errors as _errors, form as _form, rules as _rules
 
 # The public names: this module's own, then each submodule's public API.
 __all__ = (
-    ["ABI_VERSION", "abi_version", "library_path", "library_version", "check_table"]
+    ["ABI_VERSION", "abi_version", "library_path", "library_version", "check_table", "RULE_CATALOG"]
     + _form.__all__
     + _batch.__all__
     + [name for name in _rules.__all__ if name not in ("Validator", "ValidatorResult", "AsyncCheck")]

@@ -72,15 +72,8 @@ FW_VERDICT_VALID = 0
 FW_VERDICT_INVALID = 1
 FW_VERDICT_ERROR = 2
 
-FW_RULE_REQUIRED = 0
-FW_RULE_EMAIL = 1
-FW_RULE_PHONE = 2
-FW_RULE_MIN_LENGTH = 3
-FW_RULE_MAX_LENGTH = 4
-FW_RULE_REGEX = 5
-FW_RULE_MATCHES = 6
-FW_RULE_CUSTOM = 7
-FW_RULE_ASYNC = 8
+# FW_RULE_*: generated from the library's rule catalogue (scripts/gen_rules.py).
+from ._rule_kinds import *  # noqa: E402,F401,F403
 
 #: ``fw_validity`` (FW_VALIDITY_PENDING: an asynchronous check has not answered yet).
 FW_VALIDITY_EMPTY = 0
@@ -420,6 +413,9 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "fw_field_add_max_length": (fw_status, [FormHandle, c_char_p, c_int32, c_char_p]),
     "fw_field_add_regex": (fw_status, [FormHandle, c_char_p, c_char_p, c_char_p]),
     "fw_field_add_matches": (fw_status, [FormHandle, c_char_p, c_char_p, c_char_p]),
+    "fw_field_add_rule_json": (fw_status, [FormHandle, c_char_p, c_char_p]),
+    "fw_form_define_rule_set": (fw_status, [FormHandle, c_char_p, c_char_p]),
+    "fw_rule_catalog": (fw_status, [_buf, c_size_t, _out_len]),
     "fw_field_add_custom": (
         fw_status,
         [FormHandle, c_char_p, fw_validate_fn, c_void_p, fw_destroy_fn, c_char_p],

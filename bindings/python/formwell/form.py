@@ -34,6 +34,7 @@ from .rules import (
     AsyncCheck,
     AsyncRule,
     Rule,
+    RuleSet,
     Validator,
     _define_validator,
     _encode,
@@ -825,6 +826,10 @@ class Form:
                 raise TypeError(f"rules must be formwell rule objects, not {type(rule).__name__}")
         async_rules = [rule for rule in rule_list if isinstance(rule, AsyncRule)]
         checks = self._new_checks((rule.name, rule.check) for rule in async_rules if rule.check is not None)
+        # A RuleSet is defined on the form first (replacing a set of that name for later uses).
+        for rule in rule_list:
+            if isinstance(rule, RuleSet):
+                check(rule._define(handle))
         structs: List[Any] = []
         status = -1
         try:

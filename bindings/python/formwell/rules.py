@@ -6,34 +6,12 @@ rule takes ``message=`` to replace its default message, and ``hint=`` to replace
 accessibility hint (:attr:`formwell.FieldState.accessibility_hint`, surfaced while the field shows
 this rule's message as its error).
 
-=================  ================================================================
-rule               default message
-=================  ================================================================
-``Required()``     "This field is required" (strict stage only: empty on blur/submit)
-``Email()``        "Invalid email format"
-``Phone()``        "Invalid phone number" (exactly 10 ASCII digits)
-``MinLength(n)``   "Must be at least n characters" (characters = grapheme clusters)
-``MaxLength(n)``   "Must be n characters or fewer"
-``Regex(p)``       "Invalid format" (PCRE2, UTF mode, whole value must match)
-``Matches(id)``    "Must match <label of id>" (the other field must be added earlier)
-``Custom(f)``      the string ``f`` returns, else "Invalid value"
-``AsyncRule(n)``   the check's str, else "Invalid value"; "Could not check this value"
-                   when the check could not answer (it raised)
-=================  ================================================================
-
-=================  ================================================================
-rule               default accessibility hint
-=================  ================================================================
-``Required()``     "Enter a value"
-``Email()``        "Enter a valid email address"
-``Phone()``        "Enter a 10-digit phone number"
-``MinLength(n)``   "Enter at least n characters"
-``MaxLength(n)``   "Enter at most n characters"
-``Regex(p)``       "Enter a value in the expected format"
-``Matches(id)``    "Enter the same value as <label of id>"
-``Custom(f)``      "Correct this field"
-``AsyncRule(n)``   "Correct this field"
-=================  ================================================================
+The rule classes of the library's catalogue (``Required``, ``Email``, ``MinLength(8, unit="utf16")``,
+``Url(schemes=[...])``, ``PasswordStrength(min_score=3)``, ``Integer(min=..., max=...)``,
+``OneOf([...])``, ``RequiredIf("country", "US")``, ...) are generated from it into
+:mod:`formwell._rule_classes` (scripts/gen_rules.py); each class's docstring gives its parameters and
+default message, and the README's rule table lists them all. Written here: :class:`Custom` and
+:class:`AsyncRule` (they carry Python callables) and :class:`RuleSet` (named lists of rules).
 
 An :class:`AsyncRule` is checked by the host, not the library, and always runs after the field's
 synchronous rules, whatever its place in the list (its failures are numbered after them).
@@ -45,10 +23,14 @@ import ctypes
 import itertools
 import threading
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Dict, Optional, Union
+import json
+from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Union
 
 from . import _native
 from ._native import FW_VERDICT_ERROR, FW_VERDICT_INVALID, FW_VERDICT_VALID
+from ._rule_base import Rule, TableRule, _check_length, _encode, _encode_optional, _rule_struct  # noqa: F401
+from ._rule_classes import *  # noqa: F401,F403  (the catalogue's rule classes)
+from ._rule_classes import __all__ as _catalog_names
 
 #: What a custom validator may return: None/True (valid), a message (invalid), False (invalid with
 #: the rule's message or the default one).
@@ -62,145 +44,50 @@ AsyncCheck = Callable[[str], Union[ValidatorResult, Awaitable[ValidatorResult]]]
 _INT32_MAX = 2**31 - 1
 
 
-class Rule:
-    """Base class of rules. Not instantiated directly."""
+class RuleSet(Rule):
+    """A named list of rules used as one (seed 03's ``CombinedValidator``; a spec's ``rule_sets``):
+    ``password = RuleSet("password", [Required(), MinLength(8), PasswordStrength()])``, then
+    ``form.add_field("password", [password])``. Adding it defines the set on the form (a set of the
+    same name is replaced for later uses) and adds its rules; :meth:`formwell.Form.to_spec` writes
+    them back as ``{"rule": "set", "name": "password"}`` with the set under ``rule_sets``. The rules
+    are catalogue rules (a custom validator by name: ``{"rule": "custom", ...}`` in a spec)."""
 
-    message: Optional[str]
+    __slots__ = ("name", "rules")
 
-    def _struct(self) -> "_native.fw_rule":  # pragma: no cover
-        """This rule as the ``fw_rule`` that :meth:`formwell.Form.add_field` passes to
-        ``fw_form_add_field_with_rules`` (the struct keeps its strings alive)."""
-        raise NotImplementedError
+    def __init__(self, name: str, rules: Sequence[Rule]) -> None:
+        _encode(name, "rule set name")
+        items = tuple(rules)
+        for rule in items:
+            if not isinstance(rule, TableRule):
+                raise TypeError(f"a RuleSet holds catalogue rules, not {type(rule).__name__}")
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "rules", items)
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("RuleSet is immutable")
 
-def _rule_struct(kind: int, message: Optional[str], hint: Optional[str], text: Optional[bytes] = None,
-                 length: int = 0) -> "_native.fw_rule":
-    rule = _native.fw_rule()
-    rule.size = _RULE_SIZE
-    rule.kind = kind
-    rule.length = length
-    rule.text = text
-    rule.message = _encode_optional(message, "message")
-    rule.hint = _encode_optional(hint, "hint")
-    return rule
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RuleSet) and (self.name, self.rules) == (other.name, other.rules)
 
+    def __hash__(self) -> int:
+        return hash((self.name, self.rules))
 
-_RULE_SIZE = ctypes.sizeof(_native.fw_rule)
+    def __repr__(self) -> str:
+        return f"RuleSet({self.name!r}, {list(self.rules)!r})"
 
+    def to_spec(self) -> List[Dict[str, Any]]:
+        """The set's rules as spec rule objects."""
+        return [rule.to_spec() for rule in self.rules]
 
-def _encode(text: str, what: str) -> bytes:
-    """UTF-8 bytes of a string argument; refuses non-strings, NULs and lone surrogates."""
-    if not isinstance(text, str):
-        raise TypeError(f"{what} must be a str, not {type(text).__name__}")
-    if "\0" in text:
-        raise ValueError(f"{what} must not contain NUL characters (the C ABI would truncate it)")
-    return text.encode("utf-8")  # UnicodeEncodeError (a ValueError) for lone surrogates
-
-
-def _encode_optional(text: Optional[str], what: str) -> Optional[bytes]:
-    return None if text is None else _encode(text, what)
-
-
-def _check_length(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
-    if not 0 <= value <= _INT32_MAX:
-        from .errors import InvalidArgumentError
-
-        raise InvalidArgumentError(f"{what} {value} is out of range (0 ... {_INT32_MAX})", 7)
-    return value
-
-
-@dataclass(frozen=True)
-class Required(Rule):
-    """An empty value is invalid in the strict stage (blur, touch, submit); never while typing."""
-
-    message: Optional[str] = None
-    hint: Optional[str] = None
+    def _define(self, handle: Any) -> int:
+        """Defines the set on a form (fw_form_define_rule_set); returns the status."""
+        text = json.dumps(self.to_spec(), ensure_ascii=False, separators=(",", ":"))
+        return int(_native.lib.fw_form_define_rule_set(handle, _encode(self.name, "rule set name"),
+                                                       _encode(text, "rule set")))
 
     def _struct(self) -> "_native.fw_rule":
-        return _rule_struct(_native.FW_RULE_REQUIRED, self.message, self.hint)
-
-
-@dataclass(frozen=True)
-class Email(Rule):
-    """The whole value must look like an e-mail address (seed 02's pattern)."""
-
-    message: Optional[str] = None
-    hint: Optional[str] = None
-
-    def _struct(self) -> "_native.fw_rule":
-        return _rule_struct(_native.FW_RULE_EMAIL, self.message, self.hint)
-
-
-@dataclass(frozen=True)
-class Phone(Rule):
-    """The value must be exactly 10 ASCII digits."""
-
-    message: Optional[str] = None
-    hint: Optional[str] = None
-
-    def _struct(self) -> "_native.fw_rule":
-        return _rule_struct(_native.FW_RULE_PHONE, self.message, self.hint)
-
-
-@dataclass(frozen=True)
-class MinLength(Rule):
-    """At least ``length`` characters (grapheme clusters: an emoji with joiners counts once)."""
-
-    length: int
-    message: Optional[str] = None
-    hint: Optional[str] = None
-
-    def __post_init__(self) -> None:
-        _check_length(self.length, "MinLength")
-
-    def _struct(self) -> "_native.fw_rule":
-        return _rule_struct(_native.FW_RULE_MIN_LENGTH, self.message, self.hint, length=self.length)
-
-
-@dataclass(frozen=True)
-class MaxLength(Rule):
-    """At most ``length`` characters, counted as :class:`MinLength` counts."""
-
-    length: int
-    message: Optional[str] = None
-    hint: Optional[str] = None
-
-    def __post_init__(self) -> None:
-        _check_length(self.length, "MaxLength")
-
-    def _struct(self) -> "_native.fw_rule":
-        return _rule_struct(_native.FW_RULE_MAX_LENGTH, self.message, self.hint, length=self.length)
-
-
-@dataclass(frozen=True)
-class Regex(Rule):
-    """A PCRE2 pattern (UTF mode) that must match the whole value.
-
-    A pattern PCRE2 refuses raises :class:`formwell.PatternError` from ``add_field``, with PCRE2's
-    message as ``detail`` and the position in the pattern as ``offset``.
-    """
-
-    pattern: str
-    message: Optional[str] = None
-    hint: Optional[str] = None
-
-    def _struct(self) -> "_native.fw_rule":
-        return _rule_struct(_native.FW_RULE_REGEX, self.message, self.hint, text=_encode(self.pattern, "pattern"))
-
-
-@dataclass(frozen=True)
-class Matches(Rule):
-    """The value must equal the value of field ``field_id``, which must be added earlier
-    (confirm password). Re-checked whenever that field changes."""
-
-    field_id: str
-    message: Optional[str] = None
-    hint: Optional[str] = None
-
-    def _struct(self) -> "_native.fw_rule":
-        return _rule_struct(_native.FW_RULE_MATCHES, self.message, self.hint, text=_encode(self.field_id, "Matches field_id"))
+        text = json.dumps({"rule": "set", "name": self.name}, ensure_ascii=False)
+        return _rule_struct(_native.FW_RULE_JSON, None, None, text=_encode(text, "rule set"))
 
 
 # ---- custom validators ----
@@ -418,15 +305,7 @@ def _define_validator(form: Any, name: bytes, validate: Validator) -> int:
     return status
 
 
-__all__ = [
-    "Rule",
-    "Required",
-    "Email",
-    "Phone",
-    "MinLength",
-    "MaxLength",
-    "Regex",
-    "Matches",
+__all__ = ["Rule", "RuleSet"] + list(_catalog_names) + [
     "Custom",
     "AsyncRule",
     "AsyncCheck",
