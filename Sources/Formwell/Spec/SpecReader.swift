@@ -75,8 +75,8 @@ enum SpecReader {
         case let other?:
             throw SpecError(path: "\(path).rules", problem: "expected an array, found \(other.kindName)")
         }
-        return FieldSpec(id: id, label: try string(members["label"], "\(path).label"),
-                         initial: try string(members["initial"], "\(path).initial"), rules: rules,
+        return FieldSpec(id: id, label: try readable(members["label"], "\(path).label"),
+                         initial: try readable(members["initial"], "\(path).initial"), rules: rules,
                          mode: try mode(members["mode"], "\(path).mode"), groups: try groups(members["groups"], "\(path).groups"))
     }
 
@@ -96,7 +96,7 @@ enum SpecReader {
         if let parameter = parameters[name] { allowed.insert(parameter) }
         if name == "async" { allowed.formUnion(["name", "debounce_ms"]) }
         try refuseUnknownKeys(members, path, allowed: allowed)
-        let message = try string(members["message"], "\(path).message")
+        let message = try readable(members["message"], "\(path).message")
         let kind: RuleSpec.Kind
         switch name {
         case "required": kind = .required
@@ -114,7 +114,7 @@ enum SpecReader {
         default:
             throw SpecError(path: "\(path).rule", problem: "unknown rule '\(name)'")
         }
-        return RuleSpec(kind, message: message, hint: try string(members["hint"], "\(path).hint"))
+        return RuleSpec(kind, message: message, hint: try readable(members["hint"], "\(path).hint"))
     }
 
     private static func object(_ value: JSONValue, _ path: String, allowed: Set<String>) throws(SpecError) -> [String: JSONValue] {
@@ -153,6 +153,15 @@ enum SpecReader {
         case .string(let text)?: return text
         case let other?: throw SpecError(path: path, problem: "expected a string, found \(other.kindName)")
         }
+    }
+
+    /// A string the C ABI hands back as a NUL-terminated text (label, initial value, message, hint):
+    /// U+0000 ("\u0000") in it is refused, as it could not be read back whole. (Ids, group and async
+    /// rule names are refused by the form itself.)
+    private static func readable(_ value: JSONValue?, _ path: String) throws(SpecError) -> String? {
+        let text = try string(value, path)
+        if let text, text.utf8.contains(0) { throw SpecError(path: path, problem: "must not contain U+0000 (NUL)") }
+        return text
     }
 
     private static func required(_ value: JSONValue?, _ path: String) throws(SpecError) -> String {
