@@ -1,13 +1,12 @@
 #!/usr/bin/env python3
-"""Writes the seed corpora Fuzz/TextInputs/corpus, Fuzz/CallSequences/corpus, Fuzz/BatchColumns/corpus and
-Fuzz/ArrowStructs/corpus.
+"""Writes the seed corpora Fuzz/TextInputs/corpus, Fuzz/CallSequences/corpus, Fuzz/BatchColumns/corpus,
+Fuzz/ArrowStructs/corpus (their NN-name seeds; other files there stay).
 
 Deterministic; reads /work/shared/corpora (or $FORMWELL_CORPORA) when present, falling back to built-in
 strings. Re-run after changing an input format:  python3 Fuzz/make_seeds.py
 """
 import json
 import os
-import shutil
 import struct
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -28,9 +27,12 @@ def enc(s):
 
 
 def write(directory, seeds):
-    if os.path.isdir(directory):
-        shutil.rmtree(directory)
-    os.makedirs(directory)
+    # Only this script's own seeds (NN-name) are replaced: the corpus also holds hand-kept regression-*
+    # inputs and what the long campaigns added (scripts/fuzz.sh campaign), which stay.
+    os.makedirs(directory, exist_ok=True)
+    for old in os.listdir(directory):
+        if len(old) > 3 and old[:2].isdigit() and old[2] == "-":
+            os.remove(os.path.join(directory, old))
     for i, (name, data) in enumerate(seeds):
         with open(os.path.join(directory, f"{i:02d}-{name}"), "wb") as f:
             f.write(data)
@@ -405,8 +407,8 @@ def arrow_structs():
 
 if __name__ == "__main__":
     import sys
-    # `make_seeds.py CallSequences` rewrites only that corpus (TextInputs/corpus also holds a hand-kept
-    # regression seed, 34-pcre2-offset-past-end, which a full run would drop).
+    # `make_seeds.py CallSequences` rewrites only that corpus's NN-name seeds. (TextInputs/corpus also
+    # holds a hand-kept regression seed named 34-pcre2-offset-past-end, which a full run would drop.)
     generators = {"TextInputs": text_inputs, "CallSequences": call_sequences, "BatchColumns": batch_columns,
                   "ArrowStructs": arrow_structs}
     names = sys.argv[1:] or list(generators)
