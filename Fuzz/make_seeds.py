@@ -1,13 +1,12 @@
 #!/usr/bin/env python3
-"""Writes the seed corpora Fuzz/TextInputs/corpus, Fuzz/CallSequences/corpus, Fuzz/BatchColumns/corpus and
-Fuzz/ArrowStructs/corpus.
+"""Writes the seed corpora Fuzz/TextInputs/corpus, Fuzz/CallSequences/corpus, Fuzz/BatchColumns/corpus,
+Fuzz/ArrowStructs/corpus and Fuzz/AsyncSequences/corpus (their NN-name seeds; other files there stay).
 
 Deterministic; reads /work/shared/corpora (or $FORMWELL_CORPORA) when present, falling back to built-in
 strings. Re-run after changing an input format:  python3 Fuzz/make_seeds.py
 """
 import json
 import os
-import shutil
 import struct
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -28,9 +27,12 @@ def enc(s):
 
 
 def write(directory, seeds):
-    if os.path.isdir(directory):
-        shutil.rmtree(directory)
-    os.makedirs(directory)
+    # Only this script's own seeds (NN-name) are replaced: the corpus also holds hand-kept regression-*
+    # inputs and what the long campaigns added (scripts/fuzz.sh campaign), which stay.
+    os.makedirs(directory, exist_ok=True)
+    for old in os.listdir(directory):
+        if len(old) > 3 and old[:2].isdigit() and old[2] == "-":
+            os.remove(os.path.join(directory, old))
     for i, (name, data) in enumerate(seeds):
         with open(os.path.join(directory, f"{i:02d}-{name}"), "wb") as f:
             f.write(data)
@@ -403,12 +405,45 @@ def arrow_structs():
     return seeds
 
 
+# ---- AsyncSequences: a header (fields, their rules), then operations ----
+# Header: field count (b % 3 + 1); per field: b (initial = valuePool[b % 10], 0x10 required, 0x80 two
+# async rules), lengths (0x08: min = b % 4, 0x80: max = 3 + (b >> 4) % 8), then per async rule rb
+# (debounce = [0, 0, 10, 100, 500, 1000, UINT32_MAX][rb % 7], 0x20 own message).
+# valuePool: "", a, ab, abc, adam, adam_, é, e+U+0301, "hello world", 20 x.
+def a_set(field, value, by_index=0): return bytes([0, field << 1 | by_index, value])
+def a_tick(b): return bytes([1, b])                  # b & 0x80: back in time (ignored); else + b * 7 ms
+def a_take(b, buf=3): return bytes([2, b, buf])      # now = clock + b * 11; buf % 8: 0 size query, 1 too small, 2 exact
+def a_resolve(choice, verdict=0, msg=0): return bytes([3, choice, msg << 3 | verdict])  # verdict % 8: 0-2, 6 = 3, 7 = -1
+A_SUBMIT, A_RESET = bytes([4]), bytes([5])
+def a_remove(b): return bytes([6, b])
+def a_add_rule(b): return bytes([7, b])
+
+
+def async_sequences():
+    one = bytes([0, 0x00, 0x00, 0x04])                                   # f0: "" optional, one rule, 500 ms
+    two = bytes([1, 0x14, 0x8B, 0x24, 0x80 | 0x10 | 5, 0x09, 0x03, 0x25])  # f0 "adam" required, max 3+8; f1 two rules
+    seeds = [
+        ("username", one + a_tick(143) + a_set(0, 4) + a_tick(11) + a_set(0, 5) + a_take(60) + a_resolve(2) + A_SUBMIT),
+        ("stale", one + a_set(0, 4) + a_take(50) + a_set(0, 5) + a_resolve(3, 0) + a_resolve(2, 1) + a_take(50) + a_resolve(2, 1, 1)),
+        ("submit-flushes", two + a_set(1, 8) + A_SUBMIT + a_take(0) + a_take(0) + a_resolve(2, 2, 3) + A_SUBMIT + a_resolve(4, 1)),
+        ("buffers", one + a_set(0, 6) + a_take(50, 0) + a_take(50, 1) + a_take(50, 2) + a_take(50, 3)),
+        ("reset-remove", two + a_set(0, 2) + a_set(1, 3) + a_take(100) + A_RESET + a_resolve(4) + a_set(1, 9, 1) + a_remove(0)
+         + a_take(100) + a_resolve(2, 1)),
+        ("verdicts", one + a_set(0, 3) + a_take(50) + a_resolve(2, 6) + a_resolve(2, 7) + a_resolve(2, 1, 4) + a_resolve(2, 2, 2)
+         + a_resolve(0) + a_resolve(1)),
+        ("debounce-replaced", two + a_tick(10) + a_set(1, 1) + a_tick(1) + a_set(1, 2) + a_tick(200) + a_take(0) + a_take(0)
+         + a_add_rule(1) + a_set(1, 3) + a_take(255) + a_take(255) + a_take(255)),
+        ("clock-back", one + a_tick(100) + a_tick(0x85) + a_set(0, 4) + a_take(0) + a_tick(0x80 | 20) + a_take(46)),
+    ]
+    return seeds
+
+
 if __name__ == "__main__":
     import sys
-    # `make_seeds.py CallSequences` rewrites only that corpus (TextInputs/corpus also holds a hand-kept
-    # regression seed, 34-pcre2-offset-past-end, which a full run would drop).
+    # `make_seeds.py CallSequences` rewrites only that corpus's NN-name seeds. (TextInputs/corpus also
+    # holds a hand-kept regression seed named 34-pcre2-offset-past-end, which a full run would drop.)
     generators = {"TextInputs": text_inputs, "CallSequences": call_sequences, "BatchColumns": batch_columns,
-                  "ArrowStructs": arrow_structs}
+                  "ArrowStructs": arrow_structs, "AsyncSequences": async_sequences}
     names = sys.argv[1:] or list(generators)
     for name in names:
         write(os.path.join(HERE, name, "corpus"), generators[name]())

@@ -1,32 +1,58 @@
 #!/usr/bin/env bash
 # Builds and runs Formwell's libFuzzer harnesses (Fuzz/TextInputs, Fuzz/CallSequences, Fuzz/SpecJSON,
-# Fuzz/BatchColumns, Fuzz/ArrowStructs).
+# Fuzz/BatchColumns, Fuzz/ArrowStructs, Fuzz/AsyncSequences).
 #
-#   scripts/fuzz.sh build               build the harnesses into .build/fuzz/
-#   scripts/fuzz.sh run-bounded SECONDS  build, then run each harness for at most SECONDS; non-zero exit on
-#                                        any crash, sanitizer report, invariant failure, timeout or OOM
+#   scripts/fuzz.sh build                build the harnesses into .build/fuzz/
+#   scripts/fuzz.sh run-bounded SECONDS  build, then per harness: replay its committed corpus with every
+#                                        check on (see below), then fuzz for the rest of at most SECONDS;
+#                                        non-zero exit on any crash, sanitizer report, invariant failure,
+#                                        timeout, OOM or leak
 #   scripts/fuzz.sh run [HARNESS...]     build, then fuzz without a time limit (all harnesses in parallel;
 #                                        Ctrl-C stops); findings stay in .build/fuzz/corpus/<name>
+#   scripts/fuzz.sh campaign SECONDS [HARNESS...]
+#                                        the long run: each harness fuzzes SECONDS (nice -n 19, at most
+#                                        FUZZ_JOBS=2 at a time), then its findings are merged (-merge=1)
+#                                        into Fuzz/<name>/corpus (every committed seed kept, an input added
+#                                        only for new coverage), the result replayed with every check on,
+#                                        and a table printed (seconds, executions, exec/s, cov/ft, files)
+#   scripts/fuzz.sh replay [HARNESS...]  replay the committed corpora with every check on
 #
-# The repository is never written to: each harness runs on a copy of Fuzz/<name>/corpus in
-# .build/fuzz/corpus/<name> (run-bounded starts from a fresh copy every time); crashing inputs go to
-# .build/fuzz/artifacts/<name>/. Environment: SWIFTC (default swiftc), FUZZ_RSS_MB (default 2048),
-# FUZZ_MAX_LEN (default 4096), FUZZ_EXTRA (more libFuzzer flags),
-# FUZZ_REV (build that git revision's Sources/ instead of the working tree, e.g. FUZZ_REV=HEAD).
+# Fuzzing runs fast: sampled whole-form checks (Fuzz/README.md), ASan without allocation stacks, and no
+# leak check after each input (LeakSanitizer still checks the whole run at exit, failing it). The replay
+# runs each input once with FORMWELL_FUZZ_FULL_SNAPSHOTS=1, ASan's defaults and a leak check per input.
+# Apart from `campaign`, the repository is never written to: each harness runs on a copy of
+# Fuzz/<name>/corpus in .build/fuzz/corpus/<name> (run-bounded starts from a fresh copy every time);
+# crashing inputs go to .build/fuzz/artifacts/<name>/. Environment: SWIFTC (default swiftc), FUZZ_RSS_MB
+# (default 2048), FUZZ_MAX_LEN (default 4096), FUZZ_EXTRA (more libFuzzer flags), FUZZ_REV (build that
+# git revision's Sources/ instead of the working tree, e.g. FUZZ_REV=HEAD), FUZZ_JOBS (campaign),
+# ASAN_OPTIONS (replaces the fast options while fuzzing, and the defaults in the replay).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
 SWIFTC=${SWIFTC:-swiftc}
 OUT=.build/fuzz
-HARNESSES=(TextInputs CallSequences SpecJSON BatchColumns ArrowStructs)
-# run-bounded gives these harnesses at most this many seconds (the test command's time budget).
-declare -A BOUNDED_CAP=([BatchColumns]=30 [ArrowStructs]=20)
+HARNESSES=(TextInputs CallSequences SpecJSON BatchColumns ArrowStructs AsyncSequences)
+# run-bounded gives these harnesses at most this many seconds (the test command's time budget: with 45,
+# 45 + 45 + 30 + 30 + 20 + 15 = 185 s in all, the replays included, as before AsyncSequences joined;
+# SpecJSON, the fastest, gave up 15 s).
+declare -A BOUNDED_CAP=([SpecJSON]=30 [BatchColumns]=30 [ArrowStructs]=20 [AsyncSequences]=15)
 # Swift's own crash handler would race ASan's report; leave reporting to the sanitizers.
 export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
+# ASan while fuzzing (unless ASAN_OPTIONS is set): no allocation/free stack per malloc (unwinding and
+# storing one was a sixth of the time; a report still shows the faulting access's stack, and replaying
+# the artifact with ASan's defaults shows all three) and a 64 MB quarantine instead of 256 MB
+# (use-after-free of a block freed within the last 64 MB of frees is still caught). The replay keeps
+# ASan's defaults.
+FAST_ASAN=${ASAN_OPTIONS:-malloc_context_size=0:quarantine_size_mb=64}
+REPLAY_ASAN=${ASAN_OPTIONS:-}
 RSS_MB=${FUZZ_RSS_MB:-2048}
 MAX_LEN=${FUZZ_MAX_LEN:-4096}
 FLAGS=(-swift-version 6 -O -g -sanitize=fuzzer,address -parse-as-library -I "$ROOT/Sources/CPCRE2" -I "$ROOT/Sources/CFormwellTypes" -I "$ROOT/Sources/CFormwellAtomics")
+# The harness code itself: ASan (its reads of what the library wrote are checked) without libFuzzer's
+# coverage and comparison tracing. FUZZ_HARNESS_COVERAGE=1 instruments it like the library.
+if [ "${FUZZ_HARNESS_COVERAGE:-0}" = 1 ]; then HARNESS_FLAGS=("${FLAGS[@]}")
+else HARNESS_FLAGS=(-swift-version 6 -O -g -sanitize=address -parse-as-library -I "$ROOT/Sources/CPCRE2" -I "$ROOT/Sources/CFormwellTypes" -I "$ROOT/Sources/CFormwellAtomics"); fi
 # (CPCRE2 is a module map over the system pcre2.h; it is taken from the working tree in every case.)
 
 # shellcheck source=scripts/sanitizer_build.sh
@@ -55,17 +81,29 @@ build() {
     echo "fuzz: building module Formwell"
     swiftc_in_build "${FLAGS[@]}" -module-name Formwell -wmo -c "${engine[@]}" \
       -emit-module -emit-module-path "$ROOT/$OUT/obj/Formwell.swiftmodule" -o "$ROOT/$OUT/obj/Formwell.o"
+    touch "$OUT/obj/Formwell.o"   # swiftc keeps an unchanged object's old time, which would look stale forever
   fi
-  # Each harness: the C-ABI sources and the harness compiled as module FormwellC (so it calls fw_*
-  # directly), linked with the engine, libFuzzer and ASan.
+  # The C-ABI module, instrumented the same way, once for every harness.
+  if stale "$OUT/obj/FormwellC.o" "${abi[@]}" "$OUT/obj/Formwell.o"; then
+    echo "fuzz: building module FormwellC"
+    swiftc_in_build "${FLAGS[@]}" -module-name FormwellC -wmo -I "$ROOT/$OUT/obj" -c "${abi[@]}" \
+      -emit-module -emit-module-path "$ROOT/$OUT/obj/FormwellC.swiftmodule" -o "$ROOT/$OUT/obj/FormwellC.o"
+    touch "$OUT/obj/FormwellC.o"
+  fi
+  # Each harness: its own module (Fuzz/Common + Fuzz/<name>, `import FormwellC`, so each fw_* call is a
+  # direct call with the C signature), built with HARNESS_FLAGS: AddressSanitizer but no libFuzzer
+  # instrumentation, so the harness's own checking code (snapshot comparisons, byte loops) neither
+  # costs comparison tracing nor counts as coverage; then linked with libFuzzer, ASan and the two
+  # instrumented library modules.
   local name own=()
   for name in "${HARNESSES[@]}"; do
     mapfile -t own < <(find "$ROOT/Fuzz/$name" -name '*.swift' | sort)
-    if stale "$OUT/$name" "${abi[@]}" "${common[@]}" "${own[@]}" "$OUT/obj/Formwell.o"; then
+    if stale "$OUT/$name" "${common[@]}" "${own[@]}" "$OUT/obj/FormwellC.o" "$OUT/obj/Formwell.o" "$0"; then
       echo "fuzz: building $OUT/$name"
-      swiftc_in_build "${FLAGS[@]}" -module-name FormwellC -wmo -I "$ROOT/$OUT/obj" \
-        "${abi[@]}" "${common[@]}" "${own[@]}" "$ROOT/$OUT/obj/Formwell.o" -lpcre2-8 -o "$ROOT/$OUT/$name" \
-        2> >(grep -v "Cannot export local symbol" >&2)
+      swiftc_in_build "${HARNESS_FLAGS[@]}" -module-name "${name}Harness" -wmo -I "$ROOT/$OUT/obj" \
+        -c "${common[@]}" "${own[@]}" -o "$ROOT/$OUT/obj/$name.o"
+      swiftc_in_build "${FLAGS[@]}" "$ROOT/$OUT/obj/$name.o" "$ROOT/$OUT/obj/FormwellC.o" "$ROOT/$OUT/obj/Formwell.o" \
+        -lpcre2-8 -o "$ROOT/$OUT/$name" 2> >(grep -v "Cannot export local symbol" >&2)
     fi
   done
 }
@@ -88,31 +126,56 @@ libfuzzer_flags() {
   printf '%s\n' "${flags[@]}"
 }
 
+# What marks a failed run in a log.
+FAILURE='ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|INVARIANT FAILED|SUMMARY: |==ERROR|Fatal error|deadly signal'
+
+report_failure() {  # name log
+  echo "fuzz: $1 FAILED; report:" >&2
+  grep -E 'INVARIANT FAILED|ERROR: |SUMMARY: |Fatal error|deadly signal|Test unit written|^artifact_prefix' "$2" | head -20 >&2 || true
+  echo "fuzz: reproduce with: ASAN_OPTIONS= $OUT/$1 <artifact file>   (full log: $2)" >&2
+}
+
+# Runs every input of a corpus directory once with every check on: FORMWELL_FUZZ_FULL_SNAPSHOTS=1,
+# ASan's default options and libFuzzer's leak check after each input. Prints the seconds it took.
+replay_corpus() {  # name dir log
+  local name=$1 dir=$2 log=$3 flags=() rc=0 start=$SECONDS
+  mapfile -t flags < <(libfuzzer_flags "$name")
+  FORMWELL_FUZZ_FULL_SNAPSHOTS=1 ASAN_OPTIONS=$REPLAY_ASAN timeout --kill-after=10 600 \
+    ${NICE:+nice -n "$NICE"} "$OUT/$name" "${flags[@]}" -runs=0 "$dir" >"$log" 2>&1 || rc=$?
+  if [ "$rc" -ne 0 ] || grep -qE "$FAILURE" "$log"; then report_failure "$name" "$log"; return 1; fi
+  echo $((SECONDS - start))
+}
+
+# Fuzzes one harness on a corpus directory: the fast settings (see the top of this file).
+fuzz_for() {  # name seconds dir log
+  local name=$1 seconds=$2 dir=$3 log=$4 flags=() rc=0
+  mapfile -t flags < <(libfuzzer_flags "$name")
+  # The outer timeout only guards against a hung process; libFuzzer stops itself at max_total_time.
+  ASAN_OPTIONS=$FAST_ASAN timeout --kill-after=10 $((seconds + 120)) \
+    ${NICE:+nice -n "$NICE"} "$OUT/$name" "${flags[@]}" -detect_leaks=0 -max_total_time="$seconds" "$dir" >"$log" 2>&1 || rc=$?
+  return $rc
+}
+
+stat_of() { sed -n "s/^stat::$1: *//p" "$2" | tail -1; }
+
 run_bounded() {
   local seconds=$1 failed=0 name
   [[ "$seconds" =~ ^[0-9]+$ ]] || { echo "fuzz: run-bounded needs a number of seconds" >&2; exit 2; }
   build
   for name in "${HARNESSES[@]}"; do
     prepare_corpus "$name" fresh
-    local log="$OUT/$name.log" flags=() rc=0 limit=$seconds
+    local log="$OUT/$name.log" rc=0 limit=$seconds replayed
     [ -n "${BOUNDED_CAP[$name]:-}" ] && [ "${BOUNDED_CAP[$name]}" -lt "$limit" ] && limit=${BOUNDED_CAP[$name]}
-    mapfile -t flags < <(libfuzzer_flags "$name")
-    echo "fuzz: running $name for at most ${limit}s (log: $log)"
-    # The outer timeout only guards against a hung process; libFuzzer stops itself at max_total_time.
-    timeout --kill-after=10 $((limit + 60)) "$OUT/$name" "${flags[@]}" -max_total_time="$limit" \
-      "$OUT/corpus/$name" >"$log" 2>&1 || rc=$?
-    local execs rate
-    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+    # 1. The committed corpus with every check on (its time comes out of the harness's budget).
+    if ! replayed=$(replay_corpus "$name" "$OUT/corpus/$name" "$OUT/$name.replay.log"); then failed=1; continue; fi
+    local fuzz_seconds=$((limit - replayed)); [ "$fuzz_seconds" -lt 5 ] && fuzz_seconds=5
+    echo "fuzz: $name: replayed $(find "$OUT/corpus/$name" -type f | wc -l) inputs with every check on in ${replayed}s; fuzzing for ${fuzz_seconds}s (log: $log)"
+    # 2. Fuzzing, fast.
+    fuzz_for "$name" "$fuzz_seconds" "$OUT/corpus/$name" "$log" || rc=$?
     local corpus_files; corpus_files=$(find "$OUT/corpus/$name" -type f | wc -l)
     printf 'fuzz: %-14s executions %-10s exec/s %-8s corpus %s files  exit %s\n' \
-      "$name" "${execs:-?}" "${rate:-?}" "$corpus_files" "$rc"
-    if [ "$rc" -ne 0 ] || grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|INVARIANT FAILED|SUMMARY: |==ERROR|Fatal error|deadly signal' "$log"; then
-      failed=1
-      echo "fuzz: $name FAILED; report:" >&2
-      grep -E 'INVARIANT FAILED|ERROR: |SUMMARY: |Fatal error|deadly signal|Test unit written|^artifact_prefix' "$log" | head -20 >&2 || true
-      echo "fuzz: reproduce with: $OUT/$name <artifact file>   (full log: $log)" >&2
-    fi
+      "$name" "$(stat_of number_of_executed_units "$log")" "$(stat_of average_exec_per_sec "$log")" "$corpus_files" "$rc"
+    if [ "$rc" -ne 0 ] || grep -qE "$FAILURE" "$log"; then failed=1; report_failure "$name" "$log"; fi
   done
   return $failed
 }
@@ -127,7 +190,7 @@ run_forever() {
     local flags=()
     mapfile -t flags < <(libfuzzer_flags "$name")
     echo "fuzz: running $name without a time limit (log: $OUT/$name.log)"
-    "$OUT/$name" "${flags[@]}" "$OUT/corpus/$name" >"$OUT/$name.log" 2>&1 &
+    ASAN_OPTIONS=$FAST_ASAN "$OUT/$name" "${flags[@]}" -detect_leaks=0 "$OUT/corpus/$name" >"$OUT/$name.log" 2>&1 &
     pids+=($!)
   done
   trap 'kill "${pids[@]}" 2>/dev/null || true' INT TERM
@@ -137,9 +200,72 @@ run_forever() {
   return $failed
 }
 
+replay_all() {
+  build
+  local names=("$@") name failed=0 t
+  [ ${#names[@]} -eq 0 ] && names=("${HARNESSES[@]}")
+  for name in "${names[@]}"; do
+    prepare_corpus "$name" fresh
+    if t=$(replay_corpus "$name" "$OUT/corpus/$name" "$OUT/$name.replay.log"); then
+      echo "fuzz: $name: $(find "$OUT/corpus/$name" -type f | wc -l) inputs replayed with every check on in ${t}s"
+    else failed=1; fi
+  done
+  return $failed
+}
+
+# One harness's part of the campaign (run in the background by `campaign`): fuzz, merge, write back,
+# replay; its summary line goes to $OUT/campaign/<name>.summary.
+campaign_one() {  # name seconds
+  local name=$1 seconds=$2 dir=$OUT/campaign/$1 rc=0 start=$SECONDS
+  rm -rf "$dir" && mkdir -p "$dir/work" "$dir/merged" "$OUT/artifacts/$name"
+  cp "Fuzz/$name/corpus/"* "$dir/work/" 2>/dev/null || true
+  local before; before=$(find "Fuzz/$name/corpus" -type f | wc -l)
+  NICE=19 fuzz_for "$name" "$seconds" "$dir/work" "$dir/fuzz.log" || rc=$?
+  local elapsed=$((SECONDS - start))
+  local crashes; crashes=$(find "$OUT/artifacts/$name" -type f -newer "$dir/merged" | wc -l)
+  local last; last=$(grep -E '^#[0-9]+' "$dir/fuzz.log" | tail -1)
+  local cov ft; cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last"); ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
+  local found; found=$(find "$dir/work" -type f | wc -l)
+  # Merge: every committed seed stays (the first directory), the run's inputs join only for new coverage.
+  cp "Fuzz/$name/corpus/"* "$dir/merged/" 2>/dev/null || true
+  local flags=(); mapfile -t flags < <(libfuzzer_flags "$name")
+  ASAN_OPTIONS=$FAST_ASAN nice -n 19 "$OUT/$name" "${flags[@]}" -detect_leaks=0 -merge=1 "$dir/merged" "$dir/work" >"$dir/merge.log" 2>&1 || rc=$?
+  local after; after=$(find "$dir/merged" -type f | wc -l)
+  local status=ok
+  if [ "$rc" -ne 0 ] || grep -qE "$FAILURE" "$dir/fuzz.log" "$dir/merge.log"; then
+    status=FAILED; report_failure "$name" "$dir/fuzz.log"
+  else
+    cp -n "$dir/merged/"* "Fuzz/$name/corpus/"
+    local replayed; replayed=$(NICE=19 replay_corpus "$name" "Fuzz/$name/corpus" "$dir/replay.log") || status="replay FAILED"
+  fi
+  printf '%-14s %7s %12s %8s %7s %8s %7s %7s %8s  %s\n' "$name" "$elapsed" "$(stat_of number_of_executed_units "$dir/fuzz.log")" \
+    "$(stat_of average_exec_per_sec "$dir/fuzz.log")" "${cov:-?}" "${ft:-?}" "$before" "$after" "$crashes" "$status" >"$dir.summary"
+  cat "$dir.summary"
+}
+
+campaign() {
+  local seconds=$1; shift || true
+  [[ "$seconds" =~ ^[0-9]+$ ]] || { echo "fuzz: campaign needs a number of seconds" >&2; exit 2; }
+  build
+  local names=("$@") name jobs=${FUZZ_JOBS:-2} pids=()
+  [ ${#names[@]} -eq 0 ] && names=("${HARNESSES[@]}")
+  mkdir -p "$OUT/campaign"
+  for name in "${names[@]}"; do
+    [ -x "$OUT/$name" ] || { echo "fuzz: unknown harness $name" >&2; exit 2; }
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+    echo "fuzz: campaign: $name for ${seconds}s (log: $OUT/campaign/$name/fuzz.log)"
+    campaign_one "$name" "$seconds" &
+  done
+  wait
+  printf '\n%-14s %7s %12s %8s %7s %8s %7s %7s %8s  %s\n' harness seconds executions exec/s cov ft before after crashes status
+  for name in "${names[@]}"; do cat "$OUT/campaign/$name.summary"; done
+}
+
 case "${1:-}" in
   build) build ;;
   run-bounded) run_bounded "${2:-}" ;;
   run) shift; run_forever "$@" ;;
-  *) sed -n '2,15p' "$0" >&2; exit 2 ;;
+  campaign) shift; campaign "$@" ;;
+  replay) shift; replay_all "$@" ;;
+  *) sed -n '2,30p' "$0" >&2; exit 2 ;;
 esac

@@ -22,6 +22,7 @@
 // out must carry the field's current value; resolving a request handed out and not yet resolved must
 // succeed, resolving it again must be FW_ERR_REQUEST_CLOSED, id 0 FW_ERR_UNKNOWN_REQUEST; a too-small
 // buffer hands nothing out; the form's clock (fw_form_info.now_ms) follows the model's.
+import FormwellC
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -241,6 +242,13 @@ private struct Session {
     var reader: ByteReader
     var forms: [FormModel] = []
     var dead: [OpaquePointer?] = []
+    /// Per live form (by handle bits), the snapshot its last step ended with, already checked against
+    /// the model: the next step on that form starts from it instead of reading the form again, as only
+    /// calls on a form change it. On the steps `checkThisStep` picks (every step with
+    /// FORMWELL_FUZZ_FULL_SNAPSHOTS=1) the form is read again and must still equal it, and at the end of
+    /// the input every form is read again: so a call on another form or a garbage handle that changed
+    /// this one is still caught.
+    var settled: [UInt: FormSnapshot] = [:]
 
     /// Picks a handle: a live form (index into `forms`), a freed one, NULL or garbage.
     mutating func pickHandle() -> (OpaquePointer?, Int?) {
@@ -314,8 +322,19 @@ private struct Session {
     mutating func step() {
         let op = reader.byte() % 35
         let (handle, index) = pickHandle()
-        let before = index.flatMap { i in snapshot(forms[i].handle) }
-        if let index { checkAgainstModel(forms[index], before) }
+        let reread = checkThisStep()
+        var before: FormSnapshot? = nil
+        if let index {
+            let key = UInt(bitPattern: forms[index].handle)
+            if !reread, let known = settled[key] {
+                before = known
+            } else {
+                before = snapshot(forms[index].handle)
+                checkAgainstModel(forms[index], before)
+                if let known = settled[key] { check(before == known, "the form changed between two of its steps (no call on it)") }
+            }
+            settled[key] = nil
+        }
         var refused: Set<fw_status> = []      // statuses some precondition makes acceptable
         var mustFail = false                  // some precondition is violated, so OK is wrong
         func needUTF8(_ arguments: [[UInt8]?]) {
@@ -1182,10 +1201,12 @@ private struct Session {
         if readOnly { check(after == before, "\(name) (status \(status.rawValue)) changed the form's observable state") }
         if status != .FW_OK && !changesOn.contains(status) {
             check(after == before, "failed \(name) (status \(status.rawValue)) changed the form's observable state")
+            if let after { settled[UInt(bitPattern: forms[index].handle)] = after }
             return
         }
         apply(&forms[index])
         checkAgainstModel(forms[index], after)
+        if let after { settled[UInt(bitPattern: forms[index].handle)] = after }
         if let outValid { check(outValid == after?.isValid, "fw_form_validate said \(outValid), is_valid says \(after?.isValid ?? false)") }
         if let submitOutcome, let after {
             switch submitOutcome {
@@ -1244,6 +1265,7 @@ private struct Session {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func formwellCallSequencesFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     beginInput(data, size)
+    defer { endInput() }
     let liveAtStart = fw_form_live_count()
     let contextsAtStart = contexts.count
     // Verdicts come from the input's tail, operations from its head.
@@ -1256,6 +1278,9 @@ public func formwellCallSequencesFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int
         steps += 1
     }
     for form in session.forms {
+        if let known = session.settled[UInt(bitPattern: form.handle)] {
+            check(snapshot(form.handle) == known, "a form changed after its last step (no call on it)")
+        }
         check(fw_form_free(form.handle) == .FW_OK, "final fw_form_free failed")
         for c in form.contextIndices { check(contexts[c].destroyed == 1, "context not destroyed when its form was freed") }
     }

@@ -1,5 +1,6 @@
 // Shared by the BatchColumns and ArrowStructs harnesses: the small form a fuzz input describes
 // (or the registration spec), decoded once and built as often as a harness needs it.
+import FormwellC
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -107,3 +108,27 @@ func decodePlan(_ reader: inout ByteReader) -> FormPlan {
     if mode & 2 != 0 { plan.limits = (UInt32(reader.byte()) + 1, UInt32(reader.byte()) + 1, 16384) }
     return plan
 }
+
+/// The registration form the batch functions run on, built once per process: those functions must not
+/// change a form (each harness checks its snapshot before and after), so inputs can share it, saving a
+/// spec load per input. Not with match limits (they change the form) nor with
+/// FORMWELL_FUZZ_FULL_SNAPSHOTS=1 (a form per input, as before).
+nonisolated(unsafe) private var sharedRegistration: OpaquePointer? = nil
+
+extension FormPlan {
+    /// The form to check batches on: the shared registration form when the plan allows, else a new one.
+    func buildTarget() -> OpaquePointer? {
+        guard registration && limits == nil && !fullSnapshotsAlways else { return build() }
+        if sharedRegistration == nil { sharedRegistration = build() }
+        return sharedRegistration
+    }
+
+    /// Frees a form from `buildTarget` (the shared one stays).
+    func release(_ form: OpaquePointer?) {
+        if form != nil && form == sharedRegistration { return }
+        check(fw_form_free(form) == .FW_OK, "fw_form_free failed")
+    }
+}
+
+/// The forms that may be live between inputs (the shared registration form).
+func formsKeptBetweenInputs() -> UInt { sharedRegistration == nil ? 0 : 1 }

@@ -1,6 +1,7 @@
 // Shared by the libFuzzer harnesses (Fuzz/TextInputs, Fuzz/CallSequences). Compiled into module
 // FormwellC together with Sources/FormwellC, so the fw_* functions are called directly as Swift functions
 // with exactly the C-ABI signatures (pointers, sizes, Int32 statuses).
+import FormwellC
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -167,9 +168,15 @@ func checkLastError(_ status: fw_status, _ what: @autoclosure () -> String) {
             check(offset == -1, "\(what()): status \(status.rawValue) but offset \(offset)")
         }
     }
-    // fw_status_string never returns NULL or non-UTF-8 text.
-    check(isValidUTF8(cBytes(fw_status_string(status.rawValue))), "fw_status_string(\(status.rawValue)) is not UTF-8")
+    // fw_status_string never returns NULL or non-UTF-8 text (a constant per code: checked once per code
+    // and process, unless FORMWELL_FUZZ_FULL_SNAPSHOTS=1).
+    let code = Int(status.rawValue)
+    if fullSnapshotsAlways || code >= statusStringChecked.count || !statusStringChecked[code] {
+        check(isValidUTF8(cBytes(fw_status_string(status.rawValue))), "fw_status_string(\(status.rawValue)) is not UTF-8")
+        if code < statusStringChecked.count { statusStringChecked[code] = true }
+    }
 }
+nonisolated(unsafe) private var statusStringChecked = [Bool](repeating: false, count: 64)
 
 func cBytes(_ pointer: UnsafePointer<CChar>) -> [UInt8] {
     Array(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
@@ -330,9 +337,34 @@ nonisolated(unsafe) private var fullSnapshotPhase = 0
 /// input's first bytes, so different inputs sample different steps.
 func beginInput(_ data: UnsafePointer<UInt8>?, _ size: Int) {
     snapshotCalls = 0
+    stepCalls = 0
+    idCache.removeAll(keepingCapacity: true)
     var h: UInt32 = 2166136261
     if let data { for i in 0..<min(size, 32) { h = (h ^ UInt32(data[i])) &* 16777619 } }
     fullSnapshotPhase = Int(h >> 7) % fullSnapshotEvery
+    stepPhase = Int(h >> 17) % stepCheckEvery
+}
+
+/// Called last for every input (`defer`): frees what `beginInput` keeps per input, inside the input, so
+/// libFuzzer's malloc/free count of the input balances (else it re-runs the input for a leak check).
+func endInput() {
+    idCache.removeAll(keepingCapacity: true)
+}
+
+/// One step in this many (see `checkThisStep`).
+let stepCheckEvery = 4
+nonisolated(unsafe) private var stepCalls = 0
+nonisolated(unsafe) private var stepPhase = 0
+
+/// Whether the harness's step at hand does its optional whole-form checks: reading the form before a
+/// call only to check that a failed (or read-only) call changed nothing, and the fixed-size probes of
+/// TextInputs' snapshot reads. One step in `stepCheckEvery`, chosen like the snapshot sample (per input,
+/// so a replayed artifact checks the same steps); every step with FORMWELL_FUZZ_FULL_SNAPSHOTS=1.
+/// The checks a step's outcome needs (the value read back, the model's predictions) are never skipped.
+func checkThisStep() -> Bool {
+    let n = stepCalls
+    stepCalls &+= 1
+    return fullSnapshotsAlways || n % stepCheckEvery == stepPhase
 }
 
 // Reused caller memory for quickSnapshot (grown when a form needs more).
@@ -341,6 +373,11 @@ nonisolated(unsafe) private var quickSnapshots: UnsafeMutableRawPointer? = nil
 nonisolated(unsafe) private var quickTextSize = 0
 nonisolated(unsafe) private var quickText: UnsafeMutablePointer<CChar>? = nil
 nonisolated(unsafe) private var quickID = UnsafeMutablePointer<CChar>.allocate(capacity: 256)
+/// The field ids quickSnapshot read, per form handle, for this input. A field's id never changes and the
+/// harnesses never remove fields, so only the ids of fields added since are read (fw_form_field_id);
+/// the sampled property snapshots read every id again and must agree. Emptied by `beginInput`, unused
+/// with FORMWELL_FUZZ_FULL_SNAPSHOTS=1, dropped for a handle whose count went down (or that stops answering).
+nonisolated(unsafe) private var idCache: [UInt: [[UInt8]]] = [:]
 
 /// A text the library copied: NUL-terminated at its length, no NUL inside, UTF-8.
 private func copiedText(_ what: @autoclosure () -> String, _ pointer: UnsafePointer<CChar>?, _ length: UInt) -> [UInt8] {
@@ -389,18 +426,28 @@ func quickSnapshot(_ form: OpaquePointer?) -> FormSnapshot? {
             fail("fw_form_snapshots: BUFFER_TOO_SMALL with count \(count) <= \(quickCapacity) and text size \(textSize) <= \(quickTextSize)")
         }
     }
+    let key = UInt(bitPattern: form)
     guard status == .FW_OK else {
         check(status == .FW_ERR_INVALID_HANDLE, "fw_form_snapshots gave \(status.rawValue)")
+        idCache[key] = nil
         return nil
     }
+    var ids = fullSnapshotsAlways ? [] : idCache[key] ?? []
+    if ids.count > Int(count) { ids = [] }
+    while ids.count < Int(count) {
+        let index = ids.count
+        guard let id = quickString("fw_form_field_id", { fw_form_field_id(form, UInt(index), $0, $1, $2) }) else {
+            fail("fw_form_field_id(\(index)) failed with \(fw_last_error_code().rawValue) though fw_form_snapshots counts \(count)")
+        }
+        ids.append(id)
+    }
+    if !fullSnapshotsAlways { idCache[key] = ids }
     var fields: [FieldSnapshot] = []
     fields.reserveCapacity(Int(count))
     var textsNeeded = 0
     for index in 0..<Int(count) {
         let m = SnapshotMembers(quickSnapshots! + index * snapshotSize)
-        guard let id = quickString("fw_form_field_id", { fw_form_field_id(form, UInt(index), $0, $1, $2) }) else {
-            fail("fw_form_field_id(\(index)) failed with \(fw_last_error_code().rawValue) though fw_form_snapshots counts \(count)")
-        }
+        let id = ids[index]
         func name() -> String { "fw_form_snapshots [\(show(id)) at \(index)]" }
         check(m.index == UInt(index), "\(name()): index \(m.index)")
         check(m.touched <= 1 && m.limitExceeded <= 1, "\(name()): bool members hold \(m.touched) / \(m.limitExceeded)")

@@ -5,6 +5,7 @@
 // carries a non-empty detail); a loaded spec exports, the export loads into a fresh form, and exporting
 // that gives the same text (load -> export -> load is stable); submitting every field afterwards keeps
 // every answer known and consistent. Custom rules may name the validator "v", defined on each form.
+import FormwellC
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -33,6 +34,7 @@ private func export(_ form: OpaquePointer?, _ what: String) -> [UInt8]? {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func formwellSpecJSONFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     beginInput(data, size)
+    defer { endInput() }
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     let form = formWithValidator()
     check(fw_form_add_field(form, "pre-existing", nil, "kept") == .FW_OK, "adding the first field failed")

@@ -117,8 +117,8 @@ enum SpecReader {
         case let other?:
             throw SpecError(path: "\(path).rules", problem: "expected an array, found \(other.kindName)")
         }
-        return FieldSpec(id: id, label: try string(members["label"], "\(path).label"),
-                         initial: try string(members["initial"], "\(path).initial"), rules: rules,
+        return FieldSpec(id: id, label: try readable(members["label"], "\(path).label"),
+                         initial: try readable(members["initial"], "\(path).initial"), rules: rules,
                          mode: try mode(members["mode"], "\(path).mode"), groups: try groups(members["groups"], "\(path).groups"),
                          normalize: try normalizers(members["normalize"], "\(path).normalize"),
                          secret: try flag(members["secret"], "\(path).secret"))
@@ -187,8 +187,8 @@ enum SpecReader {
                 throw SpecError(path: at, problem: error.description)
             }
         }
-        return RuleSpec(RuleCall(name, arguments), message: try string(members["message"], join(path, "message")),
-                        hint: try string(members["hint"], join(path, "hint")))
+        return RuleSpec(RuleCall(name, arguments), message: try readable(members["message"], join(path, "message")),
+                        hint: try readable(members["hint"], join(path, "hint")))
     }
 
     /// A parameter's JSON value as its declared type reads it.
@@ -257,6 +257,15 @@ enum SpecReader {
         case .string(let text)?: return text
         case let other?: throw SpecError(path: path, problem: "expected a string, found \(other.kindName)")
         }
+    }
+
+    /// A string the C ABI hands back as a NUL-terminated text (label, initial value, message, hint):
+    /// U+0000 ("\u0000") in it is refused, as it could not be read back whole. (Ids, group and async
+    /// rule names are refused by the form itself.)
+    private static func readable(_ value: JSONValue?, _ path: String) throws(SpecError) -> String? {
+        let text = try string(value, path)
+        if let text, text.utf8.contains(0) { throw SpecError(path: path, problem: "must not contain U+0000 (NUL)") }
+        return text
     }
 
     private static func required(_ value: JSONValue?, _ path: String) throws(SpecError) -> String {

@@ -330,6 +330,12 @@ static void null_arguments(fw_form *form) {
         CHECK_OK(fw_last_error_message(detail, sizeof detail, &length));
         CHECK(strlen(detail) == length);
         CHECK_STR(detail, "fields[0].id: a field id must not contain U+0000 (NUL)");
+        /* ... and into an initial value (label, message, hint), which C would then read back cut at
+           the NUL: refused too (found by the SpecJSON fuzzer, Fuzz/SpecJSON/corpus/regression-nul-in-initial). */
+        CASE(fw_form_load_spec(form, "{\"formwell\": 1, \"fields\": [{\"id\": \"v\", \"initial\": \"e\\u0000\"}]}"),
+             FW_ERR_INVALID_SPEC);
+        CHECK_OK(fw_last_error_message(detail, sizeof detail, &length));
+        CHECK_STR(detail, "fields[0].initial: must not contain U+0000 (NUL)");
     }
 }
 
