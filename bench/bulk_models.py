@@ -114,6 +114,10 @@ class Registration(BaseModel):
         return self
 
 
+_CLASSES = ("[A-Z]", "[0-9]", "[^A-Za-z0-9]")
+STRENGTH_PAIRS = "^(?:" + "|".join(f".*{a}.*{b}.*" for a in _CLASSES for b in _CLASSES if a != b) + ")$"
+
+
 class RegistrationConstraints(BaseModel):
     """The same verdicts from pydantic-core's built-in constraints (its own messages)."""
 
@@ -122,7 +126,10 @@ class RegistrationConstraints(BaseModel):
     name: Annotated[str, Field(min_length=1)] = ""
     email: Annotated[str, Field(min_length=1, pattern=r"^[A-Z0-9a-z._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,64}$")] = ""
     username: Annotated[str, Field(min_length=3, max_length=20, pattern=r"^[a-z0-9_]+$")] = ""
-    password: Annotated[str, Field(min_length=8, pattern=r"^(?:.*[A-Z].*[0-9].*|.*[0-9].*[A-Z].*)$")] = ""
+    # min_length 8, then password_strength at 3 points: the length is one, so two of the three
+    # classes (uppercase, digit, symbol) must occur; pydantic-core's regex has no lookaheads, so
+    # every order of every pair.
+    password: Annotated[str, Field(min_length=8, pattern=STRENGTH_PAIRS)] = ""
     confirm: Annotated[str, Field(min_length=1)] = ""
 
     @model_validator(mode="after")
