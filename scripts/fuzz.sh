@@ -40,7 +40,7 @@ declare -A BOUNDED_CAP=([SpecJSON]=30 [BatchColumns]=30 [ArrowStructs]=20 [Async
 # Swift's own crash handler would race ASan's report; leave reporting to the sanitizers.
 export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 # ASan while fuzzing (unless ASAN_OPTIONS is set): no allocation/free stack per malloc (unwinding and
-# storing one was a sixth of the time; a report still shows the faulting access's stack, and replaying
+# storing one was 9-14% of the time; a report still shows the faulting access's stack, and replaying
 # the artifact with ASan's defaults shows all three) and a 64 MB quarantine instead of 256 MB
 # (use-after-free of a block freed within the last 64 MB of frees is still caught). The replay keeps
 # ASan's defaults.

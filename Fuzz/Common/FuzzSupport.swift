@@ -1,6 +1,6 @@
-// Shared by the libFuzzer harnesses (Fuzz/TextInputs, Fuzz/CallSequences). Compiled into module
-// FormwellC together with Sources/FormwellC, so the fw_* functions are called directly as Swift functions
-// with exactly the C-ABI signatures (pointers, sizes, Int32 statuses).
+// Shared by the libFuzzer harnesses (Fuzz/<name>). Compiled into each harness's own module, which imports
+// FormwellC, so the fw_* functions are called directly as Swift functions with exactly the C-ABI
+// signatures (pointers, sizes, Int32 statuses).
 import FormwellC
 #if canImport(Glibc)
 import Glibc
@@ -373,10 +373,11 @@ nonisolated(unsafe) private var quickSnapshots: UnsafeMutableRawPointer? = nil
 nonisolated(unsafe) private var quickTextSize = 0
 nonisolated(unsafe) private var quickText: UnsafeMutablePointer<CChar>? = nil
 nonisolated(unsafe) private var quickID = UnsafeMutablePointer<CChar>.allocate(capacity: 256)
-/// The field ids quickSnapshot read, per form handle, for this input. A field's id never changes and the
-/// harnesses never remove fields, so only the ids of fields added since are read (fw_form_field_id);
-/// the sampled property snapshots read every id again and must agree. Emptied by `beginInput`, unused
-/// with FORMWELL_FUZZ_FULL_SNAPSHOTS=1, dropped for a handle whose count went down (or that stops answering).
+/// The field ids quickSnapshot read, per form handle, for this input. A field's id never changes and
+/// fields are only appended, so only the ids of fields added since are read (fw_form_field_id); a
+/// removal (AsyncSequences) lowers the count, which drops the handle's ids. The sampled property
+/// snapshots read every id again and must agree. Emptied by `beginInput`/`endInput`, unused with
+/// FORMWELL_FUZZ_FULL_SNAPSHOTS=1, dropped for a handle that stops answering.
 nonisolated(unsafe) private var idCache: [UInt: [[UInt8]]] = [:]
 
 /// A text the library copied: NUL-terminated at its length, no NUL inside, UTF-8.
