@@ -24,7 +24,9 @@ let package = Package(
         .systemLibrary(name: "CFormwellTypes"),
         // Atomic loads and stores on raw memory (the handle table's slot generations).
         .systemLibrary(name: "CFormwellAtomics"),
-        .target(name: "Formwell", dependencies: ["CPCRE2"]),
+        // Messages/Catalogues/*.json are the message catalogues' source: scripts/gen_messages.py
+        // embeds them (Messages/EmbeddedCatalogues.swift), so the library reads no file at run time.
+        .target(name: "Formwell", dependencies: ["CPCRE2"], exclude: ["Messages/Catalogues"]),
         .target(
             name: "FormwellC",
             dependencies: ["Formwell", "CFormwellTypes", "CFormwellAtomics"],

@@ -120,7 +120,7 @@ import Testing
         try form.setMatchLimits(MatchLimits(matchLimit: 1_000, depthLimit: 1_000, heapLimitKiB: 1_000))
         let result = try form.checkMany([["text": String(repeating: "a", count: 40) + "b"], ["text": "aaa"]])
         #expect(result.limitExceeded(record: 0, field: 0))
-        #expect(result.message(record: 0, field: 0) == DefaultMessages.patternLimit)
+        #expect(result.message(record: 0, field: 0) == MessageCatalogs.english.patternLimitMessage)
         #expect(!result.limitExceeded(record: 1, field: 0))
     }
 
@@ -148,7 +148,7 @@ import Testing
         let data = Array("xxxa@b.coa@b.cobad".utf8)
         let result = try check(form, data: data, offsets: [3, 9, 15, 18], validity: [0b101], records: 3)
         #expect(result.isValid(record: 0))
-        #expect(result.message(record: 1, field: 0) == DefaultMessages.required)
+        #expect(result.message(record: 1, field: 0) == MessageCatalogs.english.requiredMessage)
         #expect(result.message(record: 2, field: 0) == "Invalid email format")
     }
 

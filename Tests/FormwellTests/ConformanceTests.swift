@@ -88,6 +88,14 @@ import Testing
                 if case .error(let message) = try submitted.state(of: id).display { errors[id] = message }
             }
             #expect(errors == record.errors, "\(file) record \(index): errors")
+            if let want = record.codes {
+                var codes: [String: String] = [:]
+                for id in submitted.fieldIDs {
+                    let state = try submitted.state(of: id)
+                    if case .error = state.display { codes[id] = state.displayCode }
+                }
+                #expect(codes == want, "\(file) record \(index): codes")
+            }
         }
         // The same records through the batch path, on the form as the steps left it (a batch reads
         // the rules and initial values, never the form's state) and on the pristine form.
@@ -100,11 +108,36 @@ import Testing
                 for (field, message) in stepped.errors(record: index) { errors[form.fieldIDs[field]] = message }
                 #expect(stepped.isValid(record: index) == record.valid, "\(file) record \(index): checkMany valid")
                 #expect(errors == record.errors, "\(file) record \(index): checkMany errors")
+                if let want = record.codes {
+                    var codes: [String: String] = [:]
+                    for field in form.fieldIDs.indices {
+                        if let code = stepped.code(record: index, field: field) { codes[form.fieldIDs[field]] = code }
+                    }
+                    #expect(codes == want, "\(file) record \(index): checkMany codes")
+                }
                 #expect(fresh.isValid(record: index) == record.valid, "\(file) record \(index): checkMany valid (pristine)")
                 #expect(fresh.errors(record: index).map(\.message) == stepped.errors(record: index).map(\.message),
                         "\(file) record \(index): checkMany on the pristine form")
             }
             #expect(stepped.invalidCount == records.filter { !$0.valid }.count, "\(file): checkMany invalidCount")
+        }
+        // Single-value checks (no form).
+        for (index, check) in (vector.checks ?? []).enumerated() {
+            let label = "\(file) check \(index)"
+            let rulesJSON = String(decoding: try JSONSerialization.data(withJSONObject: check.rules.value), as: UTF8.self)
+            let spec = try FormSpec(json: #"{"formwell": 1, "fields": [{"id": "value", "rules": "# + rulesJSON + "}]}")
+            let verdict = try ValueCheck.check(check.value, against: spec.fields[0].rules.map { Rule($0.kind, message: $0.message, hint: $0.hint) }, locale: check.locale ?? "en")
+            let validity: String
+            switch verdict.validity {
+            case .empty: validity = "empty"
+            case .valid: validity = "valid"
+            case .invalid: validity = "invalid"
+            case .pending: validity = "pending"
+            }
+            #expect(validity == check.validity, "\(label): validity \(validity)")
+            #expect((verdict.message ?? "") == check.message, "\(label): message \(verdict.message ?? "")")
+            #expect(verdict.code == check.code, "\(label): code \(verdict.code)")
+            #expect(Self.same(Self.parsedJSON(verdict.params), check.params.value), "\(label): params \(verdict.params)")
         }
     }
 
@@ -146,7 +179,14 @@ import Testing
             "errors": state.errors, "external_error": state.externalError, "tint": state.tint.name,
             "label_raised": state.labelRaised, "emphasized": state.emphasized, "hint": state.accessibilityHint,
             "value": state.value, "normalized": state.normalizedValue, "secret": state.secret,
+            "code": state.code, "params": parsedJSON(state.params), "display_code": state.displayCode,
+            "error_codes": state.errorCodes,
         ]
+    }
+
+    /// A JSON text (a failure's parameters) as the vector parser reads JSON, for `same`.
+    static func parsedJSON(_ text: String) -> Any {
+        (try? JSONDecoder().decode(AnyJSON.self, from: Data(text.utf8)))?.value ?? "not JSON: \(text)"
     }
 
     /// JSON equality of a computed value and a parsed one.
@@ -159,6 +199,9 @@ import Testing
         // normalisers' vectors tell a decomposed value from its NFC form.
         case (let a as String, let b as String): return a.utf8.elementsEqual(b.utf8)
         case (let a as [String], let b as [Any]): return a.count == b.count && zip(a, b).allSatisfy { same($0, $1) }
+        case (let a as [Any], let b as [Any]): return a.count == b.count && zip(a, b).allSatisfy { same($0, $1) }
+        case (let a as [String: Any], let b as [String: Any]):
+            return Set(a.keys) == Set(b.keys) && a.allSatisfy { key, value in b[key].map { same(value, $0) } ?? false }
         default: return false
         }
     }
@@ -230,6 +273,18 @@ private struct Vector: Decodable {
     let spec: AnyJSON
     let steps: [Step]
     let records: [Record]?
+    let checks: [Check]?
+}
+
+/// A single-value check (`ValueCheck`): rules in spec syntax, a value, the verdict.
+private struct Check: Decodable {
+    let rules: AnyJSON
+    let value: String
+    let locale: String?
+    let validity: String
+    let message: String
+    let code: String
+    let params: AnyJSON
 }
 
 private struct Step: Decodable {
@@ -355,6 +410,7 @@ private struct Record: Decodable {
     let values: [String: String]
     let valid: Bool
     let errors: [String: String]
+    let codes: [String: String]?
 }
 
 /// Any JSON, kept as Foundation objects so the spec can be handed to the engine as text again.

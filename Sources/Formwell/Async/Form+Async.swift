@@ -143,8 +143,8 @@ extension Form {
         let own = fields[position].asyncRules[rule].message
         switch verdict {
         case .valid: fields[position].asyncStatus[rule] = .valid
-        case .invalid(let message): fields[position].asyncStatus[rule] = .invalid(own ?? message ?? DefaultMessages.custom)
-        case .error(let message): fields[position].asyncStatus[rule] = .failed(message ?? DefaultMessages.asyncError)
+        case .invalid(let message): fields[position].asyncStatus[rule] = .invalid(own ?? message ?? fields[position].catalog.asyncMessage)
+        case .error(let message): fields[position].asyncStatus[rule] = .failed(message ?? fields[position].catalog.asyncErrorMessage)
         }
         if fields[position].isJudged && fields[position].followsChanges(in: mode) {
             fields[position].rejudge(focused: position == focusedPosition)

@@ -16,6 +16,8 @@ public final class BatchResult: @unchecked Sendable {
     public internal(set) var invalidCount = 0
     /// The message of each (field, rule) when it fails: the rule's own message or its default.
     let ruleMessages: [[String]]
+    /// The failure code and parameters (JSON) of each (field, rule).
+    let ruleFailures: [[(code: String, params: String)]]
     /// Messages that are not their rule's fixed one (a custom validator's own wording, a pattern
     /// over its match limits), by cell.
     var specialMessages: [Int: String] = [:]
@@ -30,10 +32,12 @@ public final class BatchResult: @unchecked Sendable {
     /// caller passes (the C ABI's output arrays, of those sizes) is written in place; a missing one
     /// is allocated here, failing with an error rather than a trap when memory runs out.
     init(recordCount: Int, fieldCount: Int, cells: Int, ruleMessages: [[String]],
+         ruleFailures: [[(code: String, params: String)]] = [],
          valid: UnsafeMutablePointer<UInt8>? = nil, failing: UnsafeMutablePointer<Int32>? = nil) throws(FormError) {
         self.recordCount = recordCount
         self.fieldCount = fieldCount
         self.ruleMessages = ruleMessages
+        self.ruleFailures = ruleFailures
         let ownValid = valid == nil ? malloc(max(recordCount, 1)) : nil
         let ownRules = failing == nil ? malloc(max(cells, 1) * MemoryLayout<Int32>.stride) : nil
         guard let validBase = valid ?? ownValid?.assumingMemoryBound(to: UInt8.self),
@@ -78,6 +82,21 @@ public final class BatchResult: @unchecked Sendable {
         let rule = Int(failingRules[cell])
         guard ruleMessages.indices.contains(field), ruleMessages[field].indices.contains(rule) else { return nil }
         return ruleMessages[field][rule]
+    }
+
+    /// The failure code of the field in `record` (`min_length`, `pattern_limit` for a pattern
+    /// stopped at its match limits); nil when it passes.
+    public func code(record: Int, field: Int) -> String? { failure(record: record, field: field)?.code }
+
+    /// The failure's parameters as a JSON object ("{}" for none); nil when the field passes.
+    public func params(record: Int, field: Int) -> String? { failure(record: record, field: field)?.params }
+
+    private func failure(record: Int, field: Int) -> (code: String, params: String)? {
+        guard let cell = cell(record, field), failingRules[cell] >= 0 else { return nil }
+        if limitExceeded.contains(cell) { return (FailureCode.patternLimit, "{}") }
+        let rule = Int(failingRules[cell])
+        guard ruleFailures.indices.contains(field), ruleFailures[field].indices.contains(rule) else { return nil }
+        return ruleFailures[field][rule]
     }
 
     /// Whether the failing pattern of this cell stopped at its match limits.

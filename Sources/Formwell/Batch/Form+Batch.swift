@@ -21,6 +21,7 @@ extension Form {
         }
         let result = try BatchResult(recordCount: recordCount, fieldCount: fields.count, cells: cells,
                                      ruleMessages: fields.map { $0.rules.map(\.failure) },
+                                     ruleFailures: fields.map { $0.rules.map { ($0.code, $0.params) } },
                                      valid: valid, failing: failingRules)
         let context = matchContext  // kept alive for the check
         let checker = BatchChecker(fields: fields, columns: columns, recordCount: recordCount,

@@ -46,6 +46,10 @@ struct Field: Sendable {
     var frozen: ShownState?
     /// Error mode `all`: the messages of the rules failing after `failingRule`.
     var moreFailures: [String] = []
+    /// Their failure codes.
+    var moreCodes: [String] = []
+    /// The form's message catalogue: the texts of failures that are not a rule's (shared, by reference).
+    var catalog: MessageCatalog = MessageCatalogs.english
     /// Asynchronous rules (checked by the host) and where each stands for the current value.
     var asyncRules: [AsyncRule] = []
     var asyncStatus: [AsyncStatus] = []
@@ -62,7 +66,7 @@ struct Field: Sendable {
     var requiredRule: Int? { conditionalRequirement ?? alwaysRequiredRule }
     var requiredMessage: String? {
         guard let index = conditionalRequirement else { return alwaysRequiredMessage }
-        return rules.indices.contains(index) ? rules[index].failure : DefaultMessages.required
+        return rules.indices.contains(index) ? rules[index].failure : catalog.requiredMessage
     }
     /// Positions of the fields whose `matches` rule names this one: exactly the fields a change of
     /// this value must re-judge (kept by the form when rules are added).
@@ -104,6 +108,13 @@ struct Field: Sendable {
     /// How other fields' messages name this one.
     var displayName: String { label ?? id }
 
+    /// Words every rule and the field's own texts in `catalog`'s language.
+    mutating func localize(_ catalog: MessageCatalog) {
+        self.catalog = catalog
+        for index in rules.indices { rules[index].localize(catalog) }
+        if let index = alwaysRequiredRule, rules.indices.contains(index) { alwaysRequiredMessage = rules[index].failure }
+    }
+
     mutating func append(_ rule: CompiledRule) {
         if alwaysRequiredRule == nil, case .required = rule.check {
             alwaysRequiredRule = rules.count
@@ -118,7 +129,10 @@ struct Field: Sendable {
         failingRule = evaluation.rule
         limitExceeded = evaluation.limitExceeded
         conditionalRequirement = evaluation.requirement
-        if !(moreFailures.isEmpty && evaluation.moreFailures.isEmpty) { moreFailures = evaluation.moreFailures }
+        if !(moreFailures.isEmpty && evaluation.moreFailures.isEmpty) {
+            moreFailures = evaluation.moreFailures
+            moreCodes = evaluation.moreCodes
+        }
     }
 
     /// The field's observable state in a form whose mode is `formMode`, except the value (compared

@@ -16,7 +16,7 @@ extension Form {
     /// "2 fields need attention: Email, Password" (labels, else ids); "" otherwise.
     public var announcement: String {
         guard lastSubmitFailed else { return "" }
-        return Announcement.text(naming: fields.filter(\.failsStrictly).map(\.displayName))
+        return catalog.announcement(naming: fields.filter(\.failsStrictly).map(\.displayName))
     }
 
     /// The field's initial value.

@@ -36,6 +36,8 @@ public struct Form: Sendable {
     var namedValidators: [String: CustomValidator] = [:]
     /// Named rule lists (`defineRuleSet`), in definition order.
     var ruleSets: [RuleSet] = []
+    /// The language the form's messages and hints are worded in (`setLocale`; English by default).
+    var catalog: MessageCatalog = MessageCatalogs.english
 
     public init() {}
 
@@ -56,11 +58,12 @@ public struct Form: Sendable {
         guard positions[id] == nil else { throw .duplicateField(id) }
         for group in groups { try Form.checkGroupName(group) }
         var field = Field(id: id, label: label, initialValue: initialValue, normalizers: normalizers)
+        field.catalog = catalog
         field.secret = secret
         field.modeOverride = mode
         for group in groups where !field.groups.contains(group) { field.groups.append(group) }
         for rule in rules {
-            field.append(try CompiledRule(rule, for: field, in: fieldAndPosition))
+            field.append(try CompiledRule(rule, for: field, in: fieldAndPosition, catalog: catalog))
         }
         let position = fields.count
         var value = field.value
@@ -82,7 +85,7 @@ public struct Form: Sendable {
     public mutating func addRule(_ rule: Rule, to id: String) throws(FormError) {
         let position = try self.position(of: id)
         var field = fields[position]
-        let compiled = try CompiledRule(rule, for: field, in: fieldAndPosition)
+        let compiled = try CompiledRule(rule, for: field, in: fieldAndPosition, catalog: catalog)
         field.append(compiled)
         var value = field.value
         let wasEligible = asyncEligible(position)
@@ -471,10 +474,12 @@ public struct Form: Sendable {
                 let summary = Form.summary(of: field, formMode: formMode, validity: shown.validity, display: shown.display,
                                            failingRule: shown.failingRule,
                                            errorCount: shown.validity == .invalid ? 1 + shown.moreErrors.count : 0)
+                let failures = Failures(code: shown.code, params: shown.params, displayCode: shown.displayCode,
+                                        displayParams: shown.displayParams, moreCodes: shown.moreCodes)
                 Field.withUTF8(shown.message) { message in
                     Field.withUTF8(shown.displayMessage) { displayMessage in
                         Field.withUTF8(shown.hint) { hint in
-                            Form.readTexts(of: field, summary, message, displayMessage, hint, shown.moreErrors, body)
+                            Form.readTexts(of: field, summary, message, displayMessage, hint, shown.moreErrors, failures, body)
                         }
                     }
                 }
@@ -484,12 +489,16 @@ public struct Form: Sendable {
             let moreCount = view.carriesMoreFailures ? field.pointee.moreFailures.count : 0
             let summary = Form.summary(of: field, formMode: formMode, validity: view.validity, display: view.display,
                                        failingRule: view.failingRule, errorCount: view.validity == .invalid ? 1 + moreCount : 0)
+            let failure = field.pointee.failure(from: view.source)
+            let shownFailure = view.shownSource == view.source ? failure : field.pointee.failure(from: view.shownSource)
+            let failures = Failures(code: failure.code, params: failure.params, displayCode: shownFailure.code,
+                                    displayParams: shownFailure.params, moreCodes: moreCount > 0 ? field.pointee.moreCodes : [])
             // (The closures capture plain values only: a captured array is retained at every level.)
             Field.withMessage(of: field, view.source) { message in
                 Field.withMessage(of: field, view.shownSource) { displayMessage in
                     Field.withHint(of: field, view.display == .error ? view.shownSource : .none) { hint in
                         Form.readTexts(of: field, summary, message, displayMessage, hint,
-                                       moreCount > 0 ? field.pointee.moreFailures : [], body)
+                                       moreCount > 0 ? field.pointee.moreFailures : [], failures, body)
                     }
                 }
             }
@@ -516,7 +525,7 @@ public struct Form: Sendable {
     private static func readTexts(
         of field: UnsafeMutablePointer<Field>, _ summary: StateSummary, _ message: UnsafeBufferPointer<UInt8>,
         _ displayMessage: UnsafeBufferPointer<UInt8>, _ hint: UnsafeBufferPointer<UInt8>, _ moreErrors: [String],
-        _ body: (StateSummary, StateTexts) -> Void
+        _ failures: Failures, _ body: (StateSummary, StateTexts) -> Void
     ) {
         Field.withName(of: field) { name in
             Field.withUTF8(field.pointee.initialValue) { initial in
@@ -524,11 +533,22 @@ public struct Form: Sendable {
                     field.pointee.withShownBytes { value in
                         body(summary, StateTexts(message: message, displayMessage: displayMessage, value: value,
                                                  normalized: normalized, name: name, initial: initial, hint: hint,
-                                                 moreErrors: moreErrors))
+                                                 moreErrors: moreErrors, code: failures.code, params: failures.params,
+                                                 displayCode: failures.displayCode, displayParams: failures.displayParams,
+                                                 moreCodes: failures.moreCodes))
                     }
                 }
             }
         }
+    }
+
+    /// The codes and parameters a state read hands out beside its texts.
+    private struct Failures {
+        let code: String
+        let params: String
+        let displayCode: String
+        let displayParams: String
+        let moreCodes: [String]
     }
 
     /// The field at `index` as a pointer into `buffer` (a borrow, no copy), or the out-of-range error.

@@ -53,11 +53,22 @@ struct CompiledRule: Sendable {
     private(set) var check: Check
     let quick: Quick
     let message: String?
-    /// What a failure says, worked out once (the custom message, else the kind's template filled):
-    /// for every rule but `custom`, whose validator may word its own.
-    let failure: String
+    /// What a failure says, worked out once per locale (the custom message, else the catalogue's
+    /// template, filled): for every rule but `custom`, whose validator may word its own.
+    private(set) var failure: String
     /// The accessibility hint when this rule fails: the rule's own, else its kind's default.
-    let hint: String
+    private(set) var hint: String
+    /// What a pattern rule says when its match stops at the match limits.
+    private(set) var limitFailure: String
+    /// The stable failure code (`min_length`) and the parameters as a JSON object
+    /// (`{"length":8,"unit":"graphemes"}`, keys sorted): what a failure reports beside its text.
+    let code: String
+    let params: String
+    /// The checked arguments and the names the templates use (this field's and the named one's),
+    /// kept so a new locale can word the rule again.
+    private let arguments: [String: RuleArgument]
+    private let fieldName: String
+    private let peerName: String?
     /// The rule as it was given, for exporting the form as a spec.
     let source: Rule
     let descriptor: RuleDescriptor
@@ -87,7 +98,7 @@ struct CompiledRule: Sendable {
 
     /// Checks `rule`'s arguments against its kind and `field` and the fields already in the form.
     init(_ rule: Rule, for field: Field, in fields: (String) -> (position: Int, field: Field)?,
-         validators: (String) -> CustomValidator? = { _ in nil }) throws(FormError) {
+         validators: (String) -> CustomValidator? = { _ in nil }, catalog: MessageCatalog) throws(FormError) {
         guard let descriptor = RuleCatalog.descriptor(named: rule.kind.name) else {
             let names = RuleCatalog.kinds.map(\.name).joined(separator: ", ")
             throw .invalidArgument("unknown rule '\(rule.kind.name)' (expected one of: \(names))")
@@ -114,22 +125,49 @@ struct CompiledRule: Sendable {
         case .condition: quick = .condition
         default: quick = .other
         }
-        // The templates' values: every argument as text, the named field's label, the unit's noun.
-        var values: [String: String] = [:]
-        for (name, value) in arguments.values {
+        self.arguments = arguments.values
+        fieldName = field.displayName
+        peerName = named?.field.displayName
+        code = descriptor.code
+        params = CompiledRule.paramsJSON(arguments.values)
+        (failure, hint, limitFailure) = ("", "", "")
+        localize(catalog)
+    }
+
+    /// Words the rule's message and hint in `catalog`'s language (a rule's own message and hint
+    /// are templates too, their placeholders filled the same way).
+    mutating func localize(_ catalog: MessageCatalog) {
+        var values: [String: String] = ["label": fieldName]
+        for (name, value) in arguments {
             switch value {
             case .integer(let number): values[name] = String(number)
             case .string(let text), .decimal(let text): values[name] = text
-            case .strings(let list): values[name] = list.joined(separator: ", ")
+            case .strings(let list): values[name] = catalog.list(list)
             }
         }
-        if let other = named { values["field"] = other.field.displayName }
+        if let peerName { values["field"] = peerName }
         if case .length(_, let count, let unit) = check {
-            values["units"] = unit.noun(count)
-            values["unit_plural"] = unit.noun(2)
+            values["units"] = catalog.unitNoun(unit, count: count)
         }
-        failure = message ?? MessageTemplate.render(descriptor.messages, values)
-        hint = rule.hint ?? MessageTemplate.render(descriptor.hints, values)
+        failure = message.map { catalog.fillOwn($0, values) } ?? catalog.message(code, values)
+        hint = source.hint.map { catalog.fillOwn($0, values) } ?? catalog.hint(code, values)
+        limitFailure = catalog.patternLimitMessage
+    }
+
+    /// The arguments as a JSON object, keys sorted: integers as numbers, decimals and strings as
+    /// strings (exact text), lists as arrays; a directly given validator's empty name left out.
+    static func paramsJSON(_ arguments: [String: RuleArgument]) -> String {
+        var members: [(key: String, value: JSONValue)] = []
+        for name in arguments.keys.sorted() {
+            switch arguments[name] {
+            case .integer(let number)?: members.append((name, .integer(number)))
+            case .string(let text)?: if !(name == "name" && text.isEmpty) { members.append((name, .string(text))) }
+            case .decimal(let text)?: members.append((name, .string(text)))
+            case .strings(let list)?: members.append((name, .array(list.map(JSONValue.string))))
+            case nil: continue
+            }
+        }
+        return JSONWriter.write(.object(members))
     }
 
     /// The verdict of a rule judged outside the inline cases (`Quick.other`) on a non-empty value.
@@ -258,6 +296,7 @@ extension Field {
         // Error mode `all`: the first failure is the verdict, later ones are collected behind it.
         var first: Evaluation?
         var more: [String] = []
+        var moreCodes: [String] = []
         // Through the buffer, so no rule is copied (retained) on the way.
         for index in rules.indices {
             var failure: Validity = .valid
@@ -269,7 +308,7 @@ extension Field {
                 switch Pattern.matchWhole(value.utf8, code: code, jit: jit, pattern: pattern, context: matchContext) {
                 case .match: continue
                 case .noMatch: failure = .invalid(rules[index].failure)
-                case .limitExceeded: (failure, limited) = (.invalid(DefaultMessages.patternLimit), true)
+                case .limitExceeded: (failure, limited) = (.invalid(rules[index].limitFailure), true)
                 case .failed(let detail): throw .internalError("PCRE2 match failed: \(detail)")
                 }
             case .minLength(let count):
@@ -292,10 +331,14 @@ extension Field {
                 first = verdict
                 continue
             }
-            if let text = failure.message { more.append(text) }
+            if let text = failure.message {
+                more.append(text)
+                moreCodes.append(limited ? FailureCode.patternLimit : rules[index].code)
+            }
         }
         guard var verdict = first else { return Evaluation(.valid) }
         verdict.moreFailures = more
+        verdict.moreCodes = moreCodes
         return verdict
     }
 }

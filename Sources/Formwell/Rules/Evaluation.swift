@@ -7,6 +7,8 @@ struct Evaluation: Equatable, Sendable {
     let rule: Int?
     /// Error mode `all`: the messages of the rules that fail after `rule`, in rule order.
     var moreFailures: [String] = []
+    /// Their failure codes, in the same order.
+    var moreCodes: [String] = []
     /// On an empty value: the conditional rule (`required_if`, …) that makes the field required now.
     var requirement: Int?
 

@@ -6,30 +6,24 @@
 public enum RuleCatalog {
     public static let kinds: [RuleDescriptor] = [
         RuleDescriptor(
-            "required", c: 0, messages: ["This field is required"], hints: ["Enter a value"],
-            summary: "The value must not be empty; checked only in the strict stage (blur, touch, submit), never while typing."
+            "required", c: 0, summary: "The value must not be empty; checked only in the strict stage (blur, touch, submit), never while typing."
         ) { _, _ throws(FormError) in .required },
         RuleDescriptor(
-            "email", c: 1, messages: ["Invalid email format"], hints: ["Enter a valid email address"],
-            summary: "The pattern [A-Z0-9a-z._%+-]+@[A-Za-z0-9.-]+\\.[A-Za-z]{2,64} on the whole value."
+            "email", c: 1, summary: "The pattern [A-Z0-9a-z._%+-]+@[A-Za-z0-9.-]+\\.[A-Za-z]{2,64} on the whole value."
         ) { _, _ throws(FormError) in .pattern(try builtIn(BuiltInPatterns.email)) },
         RuleDescriptor(
-            "phone", c: 2, messages: ["Invalid phone number"], hints: ["Enter a 10-digit phone number"],
-            summary: "Exactly 10 ASCII digits."
+            "phone", c: 2, summary: "Exactly 10 ASCII digits."
         ) { _, _ throws(FormError) in .pattern(try builtIn(BuiltInPatterns.phone)) },
         RuleDescriptor(
             "min_length", c: 3, parameters: [lengthParameter, unitParameter],
-            messages: ["Must be at least {length} {units}"], hints: ["Enter at least {length} {unit_plural}"],
             summary: "At least `length` units (default: grapheme clusters)."
         ) { arguments, context throws(FormError) in try length(arguments, context, max: false) },
         RuleDescriptor(
             "max_length", c: 4, parameters: [lengthParameter, unitParameter],
-            messages: ["Must be {length} {units} or fewer"], hints: ["Enter at most {length} {unit_plural}"],
             summary: "At most `length` units (default: grapheme clusters)."
         ) { arguments, context throws(FormError) in try length(arguments, context, max: true) },
         RuleDescriptor(
             "regex", c: 5, parameters: [RuleParameter("pattern", .pattern, "A PCRE2 pattern (UTF mode) the whole value must match.")],
-            messages: ["Invalid format"], hints: ["Enter a value in the expected format"],
             summary: "A PCRE2 pattern that must match the whole value; each distinct pattern is compiled once."
         ) { arguments, _ throws(FormError) in
             do throws(PatternError) {
@@ -40,12 +34,10 @@ public enum RuleCatalog {
         },
         RuleDescriptor(
             "matches", c: 6, parameters: [fieldParameter("The field whose value this one must equal.")],
-            messages: ["Must match {field}"], hints: ["Enter the same value as {field}"],
             summary: "Equal (as Unicode text) to another field's value; re-judged when that field changes."
         ) { arguments, context throws(FormError) in try peer(arguments, context, rule: "matches", equal: true) },
         RuleDescriptor(
             "custom", c: 7, parameters: [RuleParameter("name", .string, "The name of a validator the host defined on the form (Swift and C may give the validator itself).")],
-            messages: ["Invalid value"], hints: ["Correct this field"],
             summary: "A validator the host supplies (by name in a spec); its own message is used when it gives one."
         ) { arguments, context throws(FormError) in
             if let validator = context.validator { return .custom(validator) }
@@ -58,21 +50,17 @@ public enum RuleCatalog {
                 RuleParameter("debounce_ms", .integer, required: false, default: .integer(Int(AsyncRule.defaultDebounceMilliseconds)),
                               "Milliseconds to wait after the last change before the check is requested."),
             ],
-            messages: ["Invalid value"], hints: ["Correct this field"],
             summary: "A check the host makes (a server round trip), debounced; runs after the synchronous rules.",
             isAsync: true, compile: nil),
         RuleDescriptor(
             "url", c: 9,
             parameters: [RuleParameter("schemes", .stringList, required: false, default: .strings(["http", "https"]),
                                        "The allowed schemes, compared case-insensitively; [] allows any.")],
-            messages: ["Enter a valid URL including https://"], hints: ["Enter a full web address, such as https://example.com"],
             summary: "An absolute URL with an allowed scheme and a non-empty host: scheme://host..., RFC 3986 syntax, non-ASCII (IRI) characters allowed, no spaces."
         ) { arguments, _ throws(FormError) in .url(arguments.strings("schemes") ?? []) },
         RuleDescriptor(
             "password_strength", c: 10,
             parameters: [RuleParameter("min_score", .integer, required: false, default: .integer(3), "The lowest passing score, 0 to 4.")],
-            messages: ["Password too weak — add uppercase, numbers, or symbols"],
-            hints: ["Use at least 8 characters with uppercase letters, numbers or symbols"],
             summary: "A score of at least min_score, one point each for: 8 or more characters (grapheme clusters), an ASCII uppercase letter, an ASCII digit, a character that is not an ASCII letter or digit."
         ) { arguments, _ throws(FormError) in
             let score = arguments.integer("min_score") ?? 3
@@ -80,61 +68,45 @@ public enum RuleCatalog {
             return .passwordStrength(score)
         },
         RuleDescriptor(
-            "html_email", c: 11, messages: ["Invalid email format"], hints: ["Enter a valid email address"],
-            summary: "HTML's \"valid e-mail address\" (the WHATWG regex of input type=email): ASCII only, no quoted local parts."
+            "html_email", c: 11, summary: "HTML's \"valid e-mail address\" (the WHATWG regex of input type=email): ASCII only, no quoted local parts."
         ) { _, _ throws(FormError) in .pattern(try builtIn(BuiltInPatterns.htmlEmail)) },
         RuleDescriptor(
-            "e164", c: 12, messages: ["Invalid phone number"], hints: ["Enter the number with its country code, such as +14155552671"],
-            summary: "An E.164 number: + then 2 to 15 ASCII digits, the first not 0; no spaces or punctuation."
+            "e164", c: 12, summary: "An E.164 number: + then 2 to 15 ASCII digits, the first not 0; no spaces or punctuation."
         ) { _, _ throws(FormError) in .pattern(try builtIn(BuiltInPatterns.e164)) },
         RuleDescriptor(
             "integer", c: 13, parameters: boundParameters,
-            messages: ["Enter a whole number from {min} to {max}", "Enter a whole number of at least {min}",
-                       "Enter a whole number of at most {max}", "Enter a whole number"],
-            hints: ["Enter a whole number from {min} to {max}", "Enter a whole number of at least {min}",
-                    "Enter a whole number of at most {max}", "Enter a whole number"],
             summary: "An integer written [+-]digits (leading zeros allowed), compared exactly with the optional bounds."
         ) { arguments, _ throws(FormError) in try number(arguments, integer: true) },
         RuleDescriptor(
             "decimal", c: 14, parameters: boundParameters,
-            messages: ["Enter a number from {min} to {max}", "Enter a number of at least {min}",
-                       "Enter a number of at most {max}", "Enter a number"],
-            hints: ["Enter a number from {min} to {max}", "Enter a number of at least {min}",
-                    "Enter a number of at most {max}", "Enter a number"],
             summary: "A decimal number written [+-]digits[.digits] (no exponent, `.` only), compared exactly with the optional bounds."
         ) { arguments, _ throws(FormError) in try number(arguments, integer: false) },
         RuleDescriptor(
             "one_of", c: 15, parameters: [RuleParameter("values", .stringList, "The allowed values.")],
-            messages: ["Must be one of: {values}"], hints: ["Enter one of: {values}"],
             summary: "The value equals (as Unicode text) one of `values`."
         ) { arguments, _ throws(FormError) in .list(Set(arguments.strings("values") ?? []), member: true) },
         RuleDescriptor(
             "none_of", c: 16, parameters: [RuleParameter("values", .stringList, "The refused values.")],
-            messages: ["This value is not allowed"], hints: ["Enter a different value"],
             summary: "The value equals (as Unicode text) none of `values`."
         ) { arguments, _ throws(FormError) in .list(Set(arguments.strings("values") ?? []), member: false) },
         RuleDescriptor(
             "not_equal", c: 17, parameters: [fieldParameter("The field whose value this one must differ from.")],
-            messages: ["Must differ from {field}"], hints: ["Enter a value different from {field}"],
             summary: "Different (as Unicode text) from another field's value; re-judged when that field changes."
         ) { arguments, context throws(FormError) in try peer(arguments, context, rule: "not_equal", equal: false) },
         RuleDescriptor(
             "required_if", c: 18,
             parameters: [fieldParameter("The field whose value decides."),
                          RuleParameter("value", .string, "The value of that field that makes this one required.")],
-            messages: ["This field is required"], hints: ["Enter a value"],
             summary: "Required (as `required`) while the other field's value equals `value`."
         ) { arguments, context throws(FormError) in
             try condition(arguments, context, rule: "required_if", .equals(arguments.string("value") ?? ""))
         },
         RuleDescriptor(
             "required_with", c: 19, parameters: [fieldParameter("The field whose being filled in makes this one required.")],
-            messages: ["This field is required"], hints: ["Enter a value"],
             summary: "Required (as `required`) while the other field is not empty."
         ) { arguments, context throws(FormError) in try condition(arguments, context, rule: "required_with", .filled) },
         RuleDescriptor(
             "required_without", c: 20, parameters: [fieldParameter("The field whose being empty makes this one required.")],
-            messages: ["This field is required"], hints: ["Enter a value"],
             summary: "Required (as `required`) while the other field is empty."
         ) { arguments, context throws(FormError) in try condition(arguments, context, rule: "required_without", .empty) },
     ]

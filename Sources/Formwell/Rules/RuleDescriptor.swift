@@ -9,11 +9,11 @@ public struct RuleDescriptor: Sendable {
     public let cValue: Int32
     /// Parameters in the order constructors take them.
     public let parameters: [RuleParameter]
-    /// Message templates, most specific first: the first whose placeholders all have values is used
-    /// (see `MessageTemplate`).
-    public let messages: [String]
-    /// Accessibility-hint templates, chosen the same way.
-    public let hints: [String]
+    /// English message templates, most specific first (Messages/Catalogues/en.json; every
+    /// catalogue keys its templates by `code`).
+    public var messages: [String] { MessageCatalogs.english.messages[code] ?? [] }
+    /// English accessibility-hint templates, chosen the same way.
+    public var hints: [String] { MessageCatalogs.english.hints[code] ?? [] }
     /// One sentence for documentation (README, header, Python docstrings).
     public let summary: String
     /// Checked by the host (`AsyncRule`), not by the library's rules.
@@ -22,16 +22,14 @@ public struct RuleDescriptor: Sendable {
     let compile: (@Sendable (RuleArguments, RuleContext) throws(FormError) -> CompiledRule.Check)?
 
     init(
-        _ name: String, code: String? = nil, c cValue: Int32, parameters: [RuleParameter] = [], messages: [String],
-        hints: [String], summary: String, isAsync: Bool = false,
+        _ name: String, code: String? = nil, c cValue: Int32, parameters: [RuleParameter] = [],
+        summary: String, isAsync: Bool = false,
         compile: (@Sendable (RuleArguments, RuleContext) throws(FormError) -> CompiledRule.Check)?
     ) {
         self.name = name
         self.code = code ?? name
         self.cValue = cValue
         self.parameters = parameters
-        self.messages = messages
-        self.hints = hints
         self.summary = summary
         self.isAsync = isAsync
         self.compile = compile

@@ -31,6 +31,13 @@ extension Form {
         var loaded = self
         // A spec's form-level modes apply when it sets them (a spec loaded into a form adds fields).
         if let mode = spec.mode { loaded.setValidationMode(mode) }
+        if let locale = spec.locale {
+            do {
+                try loaded.setLocale(locale)
+            } catch {
+                throw SpecError(path: "locale", problem: error.description)
+            }
+        }
         if let errors = spec.errors {
             do {
                 try loaded.setErrorReporting(errors)
@@ -103,7 +110,8 @@ extension Form {
         // Only the sets some field uses (a spec lists what it needs).
         let used = Set(specs.flatMap { $0.rules.compactMap(\.ruleSetName) })
         return FormSpec(fields: specs, mode: mode == .twoStage ? nil : mode, errors: errorMode == .first ? nil : errorMode,
-                        ruleSets: ruleSets.filter { used.contains($0.name) })
+                        ruleSets: ruleSets.filter { used.contains($0.name) },
+                        locale: catalog === MessageCatalogs.english ? nil : catalog.locale)
     }
 }
 

@@ -7,7 +7,8 @@
 /// Rule objects: `{"rule": <kind>, <parameters>…}` for every kind of `RuleCatalog` (its parameters
 /// by name), or `{"rule": "set", "name": …}` for the rules of a named rule set (top-level
 /// `"rule_sets": {"password": [rules…]}`). Every rule takes an optional `"message"` and `"hint"`.
-/// The form may set `"mode"` (a `ValidationMode` name) and `"errors"` (`first` or `all`); a field
+/// The form may set `"mode"` (a `ValidationMode` name), `"errors"` (`first` or `all`) and `"locale"`
+/// (the message catalogue, `MessageCatalogs`); a field
 /// its own `"mode"`, its `"groups"`, its `"normalize"` list (`Normalizer` names) and `"secret"`.
 public struct FormSpec: Equatable, Sendable {
     public static let version = 1
@@ -19,9 +20,13 @@ public struct FormSpec: Equatable, Sendable {
     public var errors: ErrorMode?
     /// Named lists of rules fields refer to (`{"rule": "set", "name": …}`), in the spec's order.
     public var ruleSets: [RuleSet]
+    /// The language of the form's messages (`"locale": "fr"`, a catalogue's tag); nil: English.
+    public var locale: String?
 
-    public init(fields: [FieldSpec], mode: ValidationMode? = nil, errors: ErrorMode? = nil, ruleSets: [RuleSet] = []) {
+    public init(fields: [FieldSpec], mode: ValidationMode? = nil, errors: ErrorMode? = nil, ruleSets: [RuleSet] = [],
+                locale: String? = nil) {
         self.fields = fields
+        self.locale = locale
         self.mode = mode
         self.errors = errors
         self.ruleSets = ruleSets

@@ -10,7 +10,7 @@ enum SpecReader {
         } catch {
             throw SpecError(path: error.path, problem: error.positionedMessage)
         }
-        let top = try object(root, "", allowed: ["formwell", "fields", "$schema", "description", "mode", "errors", "rule_sets"])
+        let top = try object(root, "", allowed: ["formwell", "fields", "$schema", "description", "mode", "errors", "rule_sets", "locale"])
         guard case .number(_, let version?)? = top["formwell"] else {
             throw SpecError(path: "formwell", problem: "missing or not an integer: the spec format version, \(FormSpec.version)")
         }
@@ -38,7 +38,11 @@ enum SpecReader {
             }
             errors = mode
         }
-        return FormSpec(fields: specs, mode: try mode(top["mode"], "mode"), errors: errors, ruleSets: ruleSets)
+        let locale = try string(top["locale"], "locale")
+        if let locale, MessageCatalogs.catalog(for: locale) == nil {
+            throw SpecError(path: "locale", problem: "no message catalogue for locale '\(locale)' (available: \(MessageCatalogs.locales.joined(separator: ", ")))")
+        }
+        return FormSpec(fields: specs, mode: try mode(top["mode"], "mode"), errors: errors, ruleSets: ruleSets, locale: locale)
     }
 
     /// One rule object, alone (the C ABI's `fw_field_add_rule_json`); a rule set reference is

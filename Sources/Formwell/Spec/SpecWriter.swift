@@ -17,6 +17,7 @@ enum SpecWriter {
         var top: [(key: String, value: JSONValue)] = [("formwell", .integer(FormSpec.version)), ("fields", .array(fields))]
         if let mode = spec.mode { top.append(("mode", .string(mode.name))) }
         if let errors = spec.errors { top.append(("errors", .string(errors.name))) }
+        if let locale = spec.locale { top.append(("locale", .string(locale))) }
         if !spec.ruleSets.isEmpty {
             top.append(("rule_sets", .object(spec.ruleSets.map { ($0.name, .array($0.rules.map(rule))) })))
         }

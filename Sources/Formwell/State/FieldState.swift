@@ -36,6 +36,16 @@ public struct FieldState: Equatable, Hashable, Sendable {
     public let externalError: Bool
     /// The validity's messages in rule order: one in error mode `first`, every failing rule's in `all`.
     public let errors: [String]
+    /// The stable code of the failure `message` reports (`min_length`; "" unless invalid) and its
+    /// parameters as a JSON object (`{"length":8,"unit":"graphemes"}`; "{}" for none).
+    public let code: String
+    public let params: String
+    /// The same for the display's message (they differ when, say, a focused empty required field
+    /// shows its error while its lenient validity is empty).
+    public let displayCode: String
+    public let displayParams: String
+    /// The code of each of `errors`.
+    public let errorCodes: [String]
     /// The mode the field is judged in (its own, else the form's).
     public let mode: ValidationMode
 
@@ -95,6 +105,11 @@ public struct FieldState: Equatable, Hashable, Sendable {
         modifiedSinceSubmit = field.modifiedSinceSubmit
         externalError = field.externalError != nil
         errors = shown.errors
+        code = shown.code
+        params = shown.params
+        displayCode = shown.display == .error ? shown.displayCode : ""
+        displayParams = shown.display == .error ? shown.displayParams : "{}"
+        errorCodes = shown.errorCodes
         mode = field.mode(in: formMode)
         tint = Tint(phase: field.phase, validity: shown.validity)
         labelRaised = !(field.phase == .idle && field.shownValue.isEmpty)

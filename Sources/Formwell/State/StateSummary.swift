@@ -40,4 +40,11 @@ public struct StateTexts {
     public let hint: UnsafeBufferPointer<UInt8>
     /// The validity's messages after `message` (error mode `all`).
     public let moreErrors: [String]
+    /// The failure codes and parameters (JSON objects) of `message` and `displayMessage` ("" and
+    /// "{}" for none), and the codes of `moreErrors`.
+    public let code: String
+    public let params: String
+    public let displayCode: String
+    public let displayParams: String
+    public let moreCodes: [String]
 }

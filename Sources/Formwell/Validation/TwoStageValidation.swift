@@ -98,17 +98,38 @@ extension Field {
     func hint(from source: MessageSource) -> String {
         switch source {
         case .none: return ""
-        case .external: return DefaultHints.external
+        case .external: return catalog.externalHint
         case .required:
-            guard let index = requiredRule, rules.indices.contains(index) else { return DefaultHints.required }
+            guard let index = requiredRule, rules.indices.contains(index) else { return catalog.requiredHint }
             return rules[index].hint
         case .outcome:
-            if limitExceeded { return DefaultHints.patternLimit }
+            if limitExceeded { return catalog.patternLimitHint }
             guard let index = verdictRule else { return "" }
             if rules.indices.contains(index) { return rules[index].hint }
             let asyncIndex = index - rules.count
             guard asyncRules.indices.contains(asyncIndex) else { return "" }
-            return asyncRules[asyncIndex].hint ?? DefaultHints.custom
+            return asyncRules[asyncIndex].hint ?? catalog.asyncHint
+        }
+    }
+
+    /// The code and parameters (JSON object) of the failure whose message `source` names:
+    /// ("", "{}") for none.
+    func failure(from source: MessageSource) -> (code: String, params: String) {
+        switch source {
+        case .none: return ("", "{}")
+        case .external: return (FailureCode.external, "{}")
+        case .required:
+            guard let index = requiredRule, rules.indices.contains(index) else { return (FailureCode.required, "{}") }
+            return (rules[index].code, rules[index].params)
+        case .outcome:
+            if limitExceeded { return (FailureCode.patternLimit, "{}") }
+            guard let index = verdictRule else { return ("", "{}") }
+            if rules.indices.contains(index) { return (rules[index].code, rules[index].params) }
+            let asyncIndex = index - rules.count
+            guard asyncRules.indices.contains(asyncIndex), asyncStatus.indices.contains(asyncIndex) else { return ("", "{}") }
+            let params = JSONWriter.write(.object([("name", .string(asyncRules[asyncIndex].name))]))
+            if case .failed = asyncStatus[asyncIndex] { return (FailureCode.asyncError, params) }
+            return (FailureCode.async, params)
         }
     }
 
@@ -152,12 +173,16 @@ extension Field {
     func liveShown(strict: Bool) -> ShownState {
         let view = liveView(strict: strict)
         let message = message(from: view.source)
+        let failure = failure(from: view.source)
+        let shownFailure = view.shownSource == view.source ? failure : self.failure(from: view.shownSource)
         return ShownState(
             validity: view.validity, message: message,
             moreErrors: view.carriesMoreFailures ? moreFailures : [],
             failingRule: view.failingRule, display: view.display,
             displayMessage: view.shownSource == view.source ? message : self.message(from: view.shownSource),
-            hint: view.display == .error ? hint(from: view.shownSource) : "")
+            hint: view.display == .error ? hint(from: view.shownSource) : "",
+            code: failure.code, params: failure.params, displayCode: shownFailure.code, displayParams: shownFailure.params,
+            moreCodes: view.carriesMoreFailures ? moreCodes : [])
     }
 
     /// Whether the field's mode shows the live view now (else a kept copy or nothing), and whether

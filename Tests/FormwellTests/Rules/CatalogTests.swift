@@ -21,7 +21,7 @@ import Testing
 
     @Test func templatesNameOnlyKnownValues() {
         for kind in RuleCatalog.kinds {
-            let known = Set(kind.parameters.map(\.name) + ["units", "unit_plural"])
+            let known = Set(kind.parameters.map(\.name) + ["units", "label"])
             for template in kind.messages + kind.hints {
                 for name in MessageTemplate.placeholders(template) {
                     #expect(known.contains(name), "\(kind.name): template '\(template)' names '\(name)'")

@@ -1,0 +1,44 @@
+/// Seed 03's single-value validation (`validator.validate(value)`) without a form: rules run in
+/// order on one value in the strict stage, exactly as a field left by the user judges it.
+public enum ValueCheck {
+    /// What checking one value found.
+    public struct Verdict: Equatable, Sendable {
+        /// `.empty` (an empty value no `required` rule refuses), `.valid` or `.invalid(message)`.
+        public let validity: Validity
+        /// The failure's code and parameters (JSON object); "" and "{}" unless invalid.
+        public let code: String
+        public let params: String
+        /// Index of the failing rule in the rules given; nil unless invalid.
+        public let failingRule: Int?
+        /// A pattern stopped at its match limits (code `pattern_limit`).
+        public let limitExceeded: Bool
+
+        public var message: String? { validity.message }
+        /// Not invalid (an empty optional value passes, as in a form).
+        public var isValid: Bool {
+            if case .invalid = validity { return false }
+            return true
+        }
+    }
+
+    /// Checks `value` against `rules` (in order, first failure wins) with messages in `locale`.
+    /// `label` names the value in templates (`{label}`). Rules that compare with another field
+    /// (`matches`, `not_equal`, `required_if`, …) need a form and are refused, as are async rules.
+    public static func check(
+        _ value: String, against rules: [Rule], locale: String = "en", label: String? = nil
+    ) throws(FormError) -> Verdict {
+        for rule in rules {
+            let descriptor = RuleCatalog.descriptor(named: rule.kind.name)
+            if descriptor?.parameters.contains(where: { $0.type == .fieldID }) == true {
+                throw .invalidArgument("a \(rule.kind.name) rule compares with another field: check it in a form")
+            }
+        }
+        var form = try Form(locale: locale)
+        try form.addField("value", label: label, rules: rules)
+        try form.setValue(value, at: 0)
+        try form.touch(at: 0)
+        let state = try form.state(at: 0)
+        return Verdict(validity: state.validity, code: state.code, params: state.params, failingRule: state.failingRule,
+                       limitExceeded: state.limitExceeded)
+    }
+}
