@@ -55,12 +55,16 @@ header: lib
 	python3 scripts/gen_header.py
 
 # The rule-kind declarations generated from the library's rule catalogue (the C enum's Swift source
-# and the Python rule classes); the header follows from the first. check-rules fails when stale.
-rules: lib
+# and the Python rule classes), and the message catalogues embedded from their JSON files
+# (Sources/Formwell/Messages/Catalogues); the header follows. check-rules fails when any is stale.
+rules:
+	python3 scripts/gen_messages.py
+	$(MAKE) lib
 	python3 scripts/gen_rules.py
 	$(MAKE) header
 
 check-rules: lib
+	python3 scripts/gen_messages.py --check
 	python3 scripts/gen_rules.py --check
 
 # Fails when the committed header differs from the generated one, or does not compile cleanly.

@@ -33,7 +33,7 @@
  * leaves the longest prefix of whole UTF-8 characters and returns FW_ERR_BUFFER_TOO_SMALL. The
  * library hands out no memory to free; fw_version and fw_status_string return static strings.
  *
- * Structs passed in (fw_snapshot, fw_rule, fw_column, fw_form_info, fw_request) start with a
+ * Structs passed in (fw_snapshot, fw_rule, fw_column, fw_form_info, fw_request, fw_check_result) start with a
  * `size` member: set it to sizeof(the struct) as compiled. Later versions only append members, so
  * old callers keep working.
  *
@@ -465,12 +465,14 @@ typedef void (*fw_destroy_fn)(void *context);
  * Versions: the first version ends with `value`; the second appends the members from `visited` to
  * `errors` (flags, the effective mode, the tint, the revision, the error list, the label, the
  * initial value and the accessibility hint); the third appends `secret` to `normalized` (the
- * value after the field's normalisers). A caller whose `size` does not cover a version's members
- * gets the members and texts of the versions before it only.
+ * value after the field's normalisers); the fourth appends `code_length` to `error_codes` (the
+ * stable failure codes and parameters of the messages). A caller whose `size` does not
+ * cover a version's members gets the members and texts of the versions before it only.
  *
  * Texts: the message, the display message and the value (first version), then the label, the
  * initial value, the hint and the error list (second version), then the normalised value (third
- * version) are copied, each NUL-terminated and in this order, into the caller's buffer, and the pointer members point into it. A text that does not
+ * version), then the code, the parameters, the display code, the display parameters and the code
+ * list (fourth version) are copied, each NUL-terminated and in this order, into the caller's buffer, and the pointer members point into it. A text that does not
  * fit is not copied (its pointer is NULL, and so are the pointers of the texts after it) and the call
  * returns FW_ERR_BUFFER_TOO_SMALL with every other member filled; `text_size` is the buffer size that
  * holds every text of the caller's version. With a NULL buffer of size 0 no text is copied (every
@@ -561,7 +563,67 @@ typedef struct fw_snapshot {
      * always what was set (what a view shows back while the user types).
      */
     const char *normalized;
+    /* Fourth version. */
+    /** Version 4. Length in bytes of `code`. */
+    size_t code_length;
+    /** Version 4. Length in bytes of `params`. */
+    size_t params_length;
+    /** Version 4. Length in bytes of `display_code`. */
+    size_t display_code_length;
+    /** Version 4. Length in bytes of `display_params`. */
+    size_t display_params_length;
+    /** Version 4. Bytes of the code list, its NULs included (error_count codes); 0 when error_count is 0. */
+    size_t error_codes_size;
+    /**
+     * Version 4. The stable code of the failure `message` reports ("required", "min_length",
+     * "pattern_limit", "external", ...; see fw_rule_catalog and the README's rule table), "" unless
+     * the validity is FW_VALIDITY_INVALID; in the caller's buffer, or NULL when not copied. Codes
+     * never change with the locale (fw_form_set_locale): a view may word its own messages from them.
+     */
+    const char *code;
+    /**
+     * Version 4. The failure's parameters as a JSON object, keys sorted ("{\"length\":8,\"unit\":
+     * \"graphemes\"}": integers as numbers, decimal bounds and strings as strings, lists as arrays),
+     * "{}" for none; in the caller's buffer, or NULL when not copied. Never holds a field's value.
+     */
+    const char *params;
+    /** Version 4. The code of `display_message`, "" unless the display is FW_DISPLAY_ERROR (or NULL when not copied). */
+    const char *display_code;
+    /** Version 4. The parameters of `display_message` as a JSON object, "{}" for none (or NULL when not copied). */
+    const char *display_params;
+    /** Version 4. The code of each message in `errors`, laid out as `errors` (error_count NUL-terminated codes, then one more NUL), or NULL when not copied. */
+    const char *error_codes;
 } fw_snapshot;
+
+/**
+ * The result of fw_check_value: one value checked against rules without a form (single-value
+ * validation). Set `size` to sizeof(fw_check_result) before the call (the growth rule of
+ * fw_snapshot). Texts (message, code, parameters) are copied into the caller's buffer in this
+ * order, as fw_snapshot's are: a text that does not fit is NULL with those after it, and the call
+ * returns FW_ERR_BUFFER_TOO_SMALL with every other member filled.
+ */
+typedef struct fw_check_result {
+    /** In: sizeof(fw_check_result) as the caller was compiled with. */
+    size_t size;
+    /** FW_VALIDITY_EMPTY (an empty value no required rule refuses), FW_VALIDITY_VALID or FW_VALIDITY_INVALID. */
+    int32_t validity;
+    /** Index of the failing rule in the rules given (from 0); -1 unless invalid. */
+    int32_t failing_rule;
+    /** The verdict comes from a pattern that hit its match limits (code "pattern_limit"). */
+    bool limit_exceeded;
+    /** Lengths in bytes (without NUL) of the message, the code and the parameters. */
+    size_t message_length;
+    size_t code_length;
+    size_t params_length;
+    /** Buffer size, in bytes, that holds every text with its NUL. */
+    size_t text_size;
+    /** The message in the requested locale ("" unless invalid), or NULL when not copied. */
+    const char *message;
+    /** The failure's stable code ("" unless invalid), or NULL when not copied. */
+    const char *code;
+    /** The failure's parameters as a JSON object ("{}" for none), or NULL when not copied. */
+    const char *params;
+} fw_check_result;
 
 /**
  * The form's own state (fw_form_get_info), read in one call. Set `size` to sizeof(fw_form_info)
@@ -1363,6 +1425,82 @@ FW_API fw_status fw_field_normalized_value(fw_form *form, const char *field_id, 
  * Returns: FW_OK; FW_ERR_UNKNOWN_FIELD; or a general error (see Conventions).
  */
 FW_API fw_status fw_field_set_secret(fw_form *form, const char *field_id, bool secret);
+
+/* ---- Messages: failure codes, parameters, locales, single-value checks ---- */
+
+/**
+ * Messages as codes + parameters + locales (issue 13). Every failure has a stable code and
+ * parameters (fw_snapshot version 4, fw_form_rule_code / fw_form_rule_params for batch cells);
+ * its text comes from the form's message catalogue, chosen with fw_form_set_locale.
+ */
+
+/**
+ * Words the form's messages and hints in the catalogue locale names ("fr", "fr-CA", "en_GB"):
+ * matched case-insensitively with _ read as -, then by dropping subtags ("fr-CA" → "fr").
+ * Every field is judged again so its state speaks the new language; codes and parameters do not
+ * change. The library ships "en" (the default) and "fr"; fw_add_message_catalog adds more.
+ * Returns: FW_OK; FW_ERR_INVALID_ARGUMENT for a locale no catalogue matches (the form is unchanged); FW_ERR_CALLBACK when a custom validator fails (nothing changes); or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_set_locale(fw_form *form, const char *locale);
+
+/**
+ * Copies the tag of the form's message catalogue ("en" unless set) into buf (see fw_field_value
+ * for the buffer style).
+ * Returns: FW_OK; FW_ERR_BUFFER_TOO_SMALL; or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_locale(fw_form *form, char *buf, size_t buf_size, size_t *out_length);
+
+/**
+ * Copies the tags of every available catalogue, as a JSON array of strings sorted
+ * (["en","fr"]), into buf. Needs no form.
+ * Returns: FW_OK; FW_ERR_BUFFER_TOO_SMALL; FW_ERR_NULL_ARGUMENT for a NULL buf with buf_size > 0.
+ */
+FW_API fw_status fw_locales(char *buf, size_t buf_size, size_t *out_length);
+
+/**
+ * Copies the catalogue locale names as JSON into buf: its tag, language, plural rule, unit nouns,
+ * list separator, announcement and every failure code's message and hint templates (the format
+ * of a catalogue file; see the README's "Messages and locales"). A view that words its own
+ * messages from codes and parameters reads its templates here. Needs no form.
+ * Returns: FW_OK; FW_ERR_BUFFER_TOO_SMALL; FW_ERR_INVALID_ARGUMENT for a locale no catalogue matches; or a general error (see Conventions).
+ */
+FW_API fw_status fw_message_catalog(const char *locale, char *buf, size_t buf_size, size_t *out_length);
+
+/**
+ * Adds (or replaces) a message catalogue for the whole process from its JSON text, in the format
+ * of the shipped files: {"locale": "de", "plurals": "one_is_1", "failures": {"required":
+ * {"message": "...", "hint": "..."}, ...}, ...}. What it leaves out, English gives. Forms already
+ * using a replaced catalogue keep it until their locale is set again.
+ * Returns: FW_OK; FW_ERR_INVALID_SPEC for malformed JSON, an unknown key, failure code or plural rule (the detail names the JSON path); or a general error (see Conventions).
+ */
+FW_API fw_status fw_add_message_catalog(const char *catalog_json);
+
+/**
+ * Copies the failure code of rule rule_index of the field at field_index ("min_length") into buf:
+ * with fw_form_check_batch's failing rule indices, the code of each failing cell (a cell flagged
+ * FW_CELL_LIMIT_EXCEEDED has code "pattern_limit").
+ * Returns: FW_OK; FW_ERR_BUFFER_TOO_SMALL; FW_ERR_INVALID_ARGUMENT for a field or rule index out of range; or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_rule_code(fw_form *form, size_t field_index, size_t rule_index, char *buf, size_t buf_size, size_t *out_length);
+
+/**
+ * Copies the parameters of rule rule_index of the field at field_index, as a JSON object with
+ * keys sorted ({"length":8,"unit":"graphemes"}; "{}" for none), into buf.
+ * Returns: FW_OK; FW_ERR_BUFFER_TOO_SMALL; FW_ERR_INVALID_ARGUMENT for a field or rule index out of range; or a general error (see Conventions).
+ */
+FW_API fw_status fw_form_rule_params(fw_form *form, size_t field_index, size_t rule_index, char *buf, size_t buf_size, size_t *out_length);
+
+/**
+ * Checks one value against rules without a form: rules_json
+ * is one rule object as in a form spec or an array of them ([{"rule": "required"}, {"rule":
+ * "min_length", "length": 8}]), run in order in the strict stage (as when a field is left):
+ * an empty value is invalid only under a required rule, else FW_VALIDITY_EMPTY; the first failing
+ * rule decides. locale: a catalogue tag, NULL for English. Rules that compare with another field
+ * (matches, not_equal, required_if, required_with, required_without), custom and async rules
+ * need a form and are refused. Fills *verdict and copies its texts into buf (see fw_check_result).
+ * Returns: FW_OK; FW_ERR_BUFFER_TOO_SMALL (members filled); FW_ERR_INVALID_SPEC for malformed rules (the detail names the JSON path); FW_ERR_INVALID_ARGUMENT for an unknown locale, a refused rule or a bad result size; FW_ERR_INVALID_PATTERN; FW_ERR_INVALID_UTF8; or a general error (see Conventions).
+ */
+FW_API fw_status fw_check_value(const char *rules_json, const char *value, const char *locale, fw_check_result *verdict, char *buf, size_t buf_size);
 
 /* ---- Live changes, the form's state and change tracking ---- */
 

@@ -57,7 +57,30 @@ typedef struct fw_snapshot {
     bool secret;
     size_t normalized_length;
     const char *normalized;
+    size_t code_length;
+    size_t params_length;
+    size_t display_code_length;
+    size_t display_params_length;
+    size_t error_codes_size;
+    const char *code;
+    const char *params;
+    const char *display_code;
+    const char *display_params;
+    const char *error_codes;
 } fw_snapshot;
+typedef struct fw_check_result {
+    size_t size;
+    int32_t validity;
+    int32_t failing_rule;
+    bool limit_exceeded;
+    size_t message_length;
+    size_t code_length;
+    size_t params_length;
+    size_t text_size;
+    const char *message;
+    const char *code;
+    const char *params;
+} fw_check_result;
 typedef struct fw_form_info {
     size_t size;
     size_t field_count;
@@ -204,6 +227,14 @@ fw_status fw_field_set_normalizers(fw_form *form, const char *field_id, const in
 fw_status fw_field_normalizers(fw_form *form, const char *field_id, int32_t *out_normalizers, size_t capacity, size_t *out_count);
 fw_status fw_field_normalized_value(fw_form *form, const char *field_id, char *buf, size_t buf_size, size_t *out_length);
 fw_status fw_field_set_secret(fw_form *form, const char *field_id, bool secret);
+fw_status fw_form_set_locale(fw_form *form, const char *locale);
+fw_status fw_form_locale(fw_form *form, char *buf, size_t buf_size, size_t *out_length);
+fw_status fw_locales(char *buf, size_t buf_size, size_t *out_length);
+fw_status fw_message_catalog(const char *locale, char *buf, size_t buf_size, size_t *out_length);
+fw_status fw_add_message_catalog(const char *catalog_json);
+fw_status fw_form_rule_code(fw_form *form, size_t field_index, size_t rule_index, char *buf, size_t buf_size, size_t *out_length);
+fw_status fw_form_rule_params(fw_form *form, size_t field_index, size_t rule_index, char *buf, size_t buf_size, size_t *out_length);
+fw_status fw_check_value(const char *rules_json, const char *value, const char *locale, fw_check_result *verdict, char *buf, size_t buf_size);
 fw_status fw_form_remove_field(fw_form *form, const char *field_id);
 fw_status fw_form_reset_values(fw_form *form, const char * const *field_ids, const char * const *values, size_t count);
 fw_status fw_form_get_info(fw_form *form, fw_form_info *out_info);

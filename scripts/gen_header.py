@@ -38,6 +38,7 @@ SECTIONS = [
     ("GroupFunctions.swift", "Groups: validating part of a form"),
     ("ExternalErrorFunctions.swift", "External errors: errors set from outside the rules"),
     ("NormalizerFunctions.swift", "Normalisers and secret fields"),
+    ("MessageFunctions.swift", "Messages: failure codes, parameters, locales, single-value checks"),
     ("ChangeFunctions.swift", "Live changes, the form's state and change tracking"),
     ("BatchFunctions.swift", "Batches: many records checked as submits in one call"),
     ("ArrowFunctions.swift", "Arrow: record batches through the Arrow C Data Interface"),
@@ -239,7 +240,7 @@ def generate(raw):
  * leaves the longest prefix of whole UTF-8 characters and returns FW_ERR_BUFFER_TOO_SMALL. The
  * library hands out no memory to free; fw_version and fw_status_string return static strings.
  *
- * Structs passed in (fw_snapshot, fw_rule, fw_column, fw_form_info, fw_request) start with a
+ * Structs passed in (fw_snapshot, fw_rule, fw_column, fw_form_info, fw_request, fw_check_result) start with a
  * `size` member: set it to sizeof(the struct) as compiled. Later versions only append members, so
  * old callers keep working.
  *

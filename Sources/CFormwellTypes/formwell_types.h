@@ -38,12 +38,14 @@ typedef void (*fw_destroy_fn)(void *context);
  * Versions: the first version ends with `value`; the second appends the members from `visited` to
  * `errors` (flags, the effective mode, the tint, the revision, the error list, the label, the
  * initial value and the accessibility hint); the third appends `secret` to `normalized` (the
- * value after the field's normalisers). A caller whose `size` does not cover a version's members
- * gets the members and texts of the versions before it only.
+ * value after the field's normalisers); the fourth appends `code_length` to `error_codes` (the
+ * stable failure codes and parameters of the messages). A caller whose `size` does not
+ * cover a version's members gets the members and texts of the versions before it only.
  *
  * Texts: the message, the display message and the value (first version), then the label, the
  * initial value, the hint and the error list (second version), then the normalised value (third
- * version) are copied, each NUL-terminated and in this order, into the caller's buffer, and the pointer members point into it. A text that does not
+ * version), then the code, the parameters, the display code, the display parameters and the code
+ * list (fourth version) are copied, each NUL-terminated and in this order, into the caller's buffer, and the pointer members point into it. A text that does not
  * fit is not copied (its pointer is NULL, and so are the pointers of the texts after it) and the call
  * returns FW_ERR_BUFFER_TOO_SMALL with every other member filled; `text_size` is the buffer size that
  * holds every text of the caller's version. With a NULL buffer of size 0 no text is copied (every
@@ -134,7 +136,67 @@ typedef struct fw_snapshot {
      * always what was set (what a view shows back while the user types).
      */
     const char *normalized;
+    /* Fourth version. */
+    /** Version 4. Length in bytes of `code`. */
+    size_t code_length;
+    /** Version 4. Length in bytes of `params`. */
+    size_t params_length;
+    /** Version 4. Length in bytes of `display_code`. */
+    size_t display_code_length;
+    /** Version 4. Length in bytes of `display_params`. */
+    size_t display_params_length;
+    /** Version 4. Bytes of the code list, its NULs included (error_count codes); 0 when error_count is 0. */
+    size_t error_codes_size;
+    /**
+     * Version 4. The stable code of the failure `message` reports ("required", "min_length",
+     * "pattern_limit", "external", ...; see fw_rule_catalog and the README's rule table), "" unless
+     * the validity is FW_VALIDITY_INVALID; in the caller's buffer, or NULL when not copied. Codes
+     * never change with the locale (fw_form_set_locale): a view may word its own messages from them.
+     */
+    const char *code;
+    /**
+     * Version 4. The failure's parameters as a JSON object, keys sorted ("{\"length\":8,\"unit\":
+     * \"graphemes\"}": integers as numbers, decimal bounds and strings as strings, lists as arrays),
+     * "{}" for none; in the caller's buffer, or NULL when not copied. Never holds a field's value.
+     */
+    const char *params;
+    /** Version 4. The code of `display_message`, "" unless the display is FW_DISPLAY_ERROR (or NULL when not copied). */
+    const char *display_code;
+    /** Version 4. The parameters of `display_message` as a JSON object, "{}" for none (or NULL when not copied). */
+    const char *display_params;
+    /** Version 4. The code of each message in `errors`, laid out as `errors` (error_count NUL-terminated codes, then one more NUL), or NULL when not copied. */
+    const char *error_codes;
 } fw_snapshot;
+
+/**
+ * The result of fw_check_value: one value checked against rules without a form (single-value
+ * validation). Set `size` to sizeof(fw_check_result) before the call (the growth rule of
+ * fw_snapshot). Texts (message, code, parameters) are copied into the caller's buffer in this
+ * order, as fw_snapshot's are: a text that does not fit is NULL with those after it, and the call
+ * returns FW_ERR_BUFFER_TOO_SMALL with every other member filled.
+ */
+typedef struct fw_check_result {
+    /** In: sizeof(fw_check_result) as the caller was compiled with. */
+    size_t size;
+    /** FW_VALIDITY_EMPTY (an empty value no required rule refuses), FW_VALIDITY_VALID or FW_VALIDITY_INVALID. */
+    int32_t validity;
+    /** Index of the failing rule in the rules given (from 0); -1 unless invalid. */
+    int32_t failing_rule;
+    /** The verdict comes from a pattern that hit its match limits (code "pattern_limit"). */
+    bool limit_exceeded;
+    /** Lengths in bytes (without NUL) of the message, the code and the parameters. */
+    size_t message_length;
+    size_t code_length;
+    size_t params_length;
+    /** Buffer size, in bytes, that holds every text with its NUL. */
+    size_t text_size;
+    /** The message in the requested locale ("" unless invalid), or NULL when not copied. */
+    const char *message;
+    /** The failure's stable code ("" unless invalid), or NULL when not copied. */
+    const char *code;
+    /** The failure's parameters as a JSON object ("{}" for none), or NULL when not copied. */
+    const char *params;
+} fw_check_result;
 
 /**
  * The form's own state (fw_form_get_info), read in one call. Set `size` to sizeof(fw_form_info)
@@ -320,5 +382,7 @@ struct ArrowArray {
 static inline size_t formwell_snapshot_v1_size(void) { return offsetof(fw_snapshot, visited); }
 static inline size_t formwell_snapshot_v2_size(void) { return offsetof(fw_snapshot, errors) + sizeof(const char *); }
 static inline size_t formwell_snapshot_v3_size(void) { return offsetof(fw_snapshot, normalized) + sizeof(const char *); }
+static inline size_t formwell_check_result_v1_size(void) { return offsetof(fw_check_result, params) + sizeof(const char *); }
+static inline size_t formwell_snapshot_v4_size(void) { return offsetof(fw_snapshot, error_codes) + sizeof(const char *); }
 
 #endif /* FORMWELL_TYPES_H */

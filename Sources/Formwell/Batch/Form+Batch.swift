@@ -137,6 +137,12 @@ extension Form {
         return fields[field].rules[rule].failure
     }
 
+    /// The failure code and parameters (JSON object) of rule `rule` of the field at `field`.
+    public func ruleFailure(field: Int, rule: Int) throws(FormError) -> (code: String, params: String) {
+        _ = try ruleMessage(field: field, rule: rule)  // the same range checks
+        return (fields[field].rules[rule].code, fields[field].rules[rule].params)
+    }
+
     /// How many synchronous rules the field at `field` has (a rule set counts as its rules).
     public func ruleCount(field: Int) throws(FormError) -> Int {
         guard fields.indices.contains(field) else {

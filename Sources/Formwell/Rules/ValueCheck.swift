@@ -21,6 +21,12 @@ public enum ValueCheck {
         }
     }
 
+    /// The rules of a single-value check from JSON: one rule object as in a spec, or an array of
+    /// them (`[{"rule": "required"}, {"rule": "min_length", "length": 8}]`).
+    public static func rules(json: String) throws(SpecError) -> [Rule] {
+        try SpecReader.readRules(json).map { Rule($0.kind, message: $0.message, hint: $0.hint) }
+    }
+
     /// Checks `value` against `rules` (in order, first failure wins) with messages in `locale`.
     /// `label` names the value in templates (`{label}`). Rules that compare with another field
     /// (`matches`, `not_equal`, `required_if`, …) need a form and are refused, as are async rules.

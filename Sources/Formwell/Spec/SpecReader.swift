@@ -57,6 +57,20 @@ enum SpecReader {
         return try ruleSpec(root, "", allowSet: true)
     }
 
+    /// One rule object or an array of them, no rule set references (single-value checks).
+    static func readRules(_ text: String) throws(SpecError) -> [RuleSpec] {
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(text)
+        } catch {
+            throw SpecError(path: error.path, problem: error.positionedMessage)
+        }
+        guard case .array(let items) = root else { return [try ruleSpec(root, "", allowSet: false)] }
+        var rules: [RuleSpec] = []
+        for (index, item) in items.enumerated() { rules.append(try ruleSpec(item, "[\(index)]", allowSet: false)) }
+        return rules
+    }
+
     /// `"rule_sets": {"name": [rules...]}`: names non-empty, rules as in a field, no set inside a set.
     private static func ruleSets(_ value: JSONValue?) throws(SpecError) -> [RuleSet] {
         guard let value, value != .null else { return [] }

@@ -19,6 +19,9 @@ enum SnapshotWriter {
     /// The third version's struct (up to `normalized`).
     static var thirdVersionSize: Int { formwell_snapshot_v3_size() }
 
+    /// The fourth version's struct (up to `error_codes`).
+    static var fourthVersionSize: Int { formwell_snapshot_v4_size() }
+
     /// The size the caller declared in `snapshot.size`, checked.
     static func declaredSize(_ snapshot: UnsafeMutablePointer<fw_snapshot>?) throws(ABIFailure) -> Int {
         guard let snapshot else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument 'snapshot' is NULL") }
@@ -132,6 +135,30 @@ enum SnapshotWriter {
         return count &+ 1
     }
 
+    /// `body` over a string's UTF-8 in place (codes and parameters are native strings).
+    @inline(__always)
+    static func withUTF8<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = text
+        return copy.withUTF8(body)
+    }
+
+    /// The fourth version's members: codes and parameters.
+    private static func writeFailures(_ strings: StateTexts, errorCount: Int, to out: UnsafeMutablePointer<fw_snapshot>,
+                                      texts: inout TextBuffer) {
+        out.pointee.code_length = strings.code.utf8.count
+        out.pointee.params_length = strings.params.utf8.count
+        out.pointee.display_code_length = strings.displayCode.utf8.count
+        out.pointee.display_params_length = strings.displayParams.utf8.count
+        out.pointee.code = withUTF8(strings.code) { texts.append($0) }
+        out.pointee.params = withUTF8(strings.params) { texts.append($0) }
+        out.pointee.display_code = withUTF8(strings.displayCode) { texts.append($0) }
+        out.pointee.display_params = withUTF8(strings.displayParams) { texts.append($0) }
+        let (codes, codesSize) = withUTF8(strings.code) { texts.appendList($0, strings.moreCodes, count: errorCount) }
+        out.pointee.error_codes_size = codesSize
+        out.pointee.error_codes = codes
+    }
+
     /// Writes the state of the field at `index` into `out` (keeping the caller's `size`) and its
     /// texts into `texts`: the first version's members and texts, and the second's when `size`
     /// (the caller's declared size) covers them. Nothing past the caller's version is written.
@@ -139,6 +166,7 @@ enum SnapshotWriter {
                       size: Int, texts: inout TextBuffer) throws(FormError) {
         let second = size >= secondVersionSize
         let third = size >= thirdVersionSize
+        let fourth = size >= fourthVersionSize
         try Form.readState(of: form, at: index) { state, strings in
             let (message, shown, value) = (strings.message, strings.displayMessage, strings.value)
             // Member by member into the caller's struct (keeping its `size`): no temporary to
@@ -183,6 +211,7 @@ enum SnapshotWriter {
                 out.pointee.normalized_length = strings.normalized.count
                 out.pointee.normalized = texts.append(strings.normalized)
             }
+            if fourth { writeFailures(strings, errorCount: state.errorCount, to: out, texts: &texts) }
             out.pointee.text_size = texts.needed &- before
         }
     }

@@ -84,7 +84,7 @@ CATALOG = {
     "Must be at least {length} {units}"
    ],
    "hints": [
-    "Enter at least {length} {unit_plural}"
+    "Enter at least {length} {units}"
    ],
    "parameters": [
     {
@@ -119,7 +119,7 @@ CATALOG = {
     "Must be {length} {units} or fewer"
    ],
    "hints": [
-    "Enter at most {length} {unit_plural}"
+    "Enter at most {length} {units}"
    ],
    "parameters": [
     {
