@@ -34,6 +34,25 @@ def note(key):
     return f"formwell: note: key '{key}' is not a field of the spec; ignored"
 
 
+# The failures of the fixtures as (message, code, params JSON): a --format json line carries each
+# failing field under the same key in "codes", "errors" and "params".
+REQUIRED = ("This field is required", "required", "{}")
+EMAIL = ("Invalid email format", "email", "{}")
+PHONE = ("Invalid phone number", "phone", "{}")
+MIN8 = ("Must be at least 8 characters", "min_length", '{"length":8,"unit":"graphemes"}')
+NAME_REQUIRED = ("Name is required", "required", "{}")
+
+
+def json_line(line, **failures):
+    """The exact --format json line of a record: failures maps field id -> (message, code, params)."""
+    ids = sorted(failures, key=lambda i: i.encode())
+    codes = ",".join(f'"{i}":"{failures[i][1]}"' for i in ids)
+    errors = ",".join(f'"{i}":"{failures[i][0]}"' for i in ids)
+    params = ",".join(f'"{i}":{failures[i][2]}' for i in ids)
+    valid = "false" if failures else "true"
+    return f'{{"codes":{{{codes}}},"errors":{{{errors}}},"line":{line},"params":{{{params}}},"valid":{valid}}}'
+
+
 # MARK: JSONL, human output
 
 LOGIN_MIXED_DETAILS = [
@@ -97,15 +116,18 @@ def test_jsonl_json_report_exact():
     result = run("check", "--format", "json", "login.json", "login_mixed.jsonl")
     assert result.returncode == 1
     assert lines(result.stdout) == [
-        '{"errors":{},"line":1,"valid":true}',
-        '{"errors":{"email":"Invalid email format"},"line":2,"valid":false}',
-        '{"errors":{"email":"This field is required","password":"Must be at least 8 characters"},"line":4,"valid":false}',
+        '{"codes":{},"errors":{},"line":1,"params":{},"valid":true}',
+        '{"codes":{"email":"email"},"errors":{"email":"Invalid email format"},"line":2,"params":{"email":{}},"valid":false}',
+        '{"codes":{"email":"required","password":"min_length"},'
+        '"errors":{"email":"This field is required","password":"Must be at least 8 characters"},"line":4,'
+        '"params":{"email":{},"password":{"length":8,"unit":"graphemes"}},"valid":false}',
         '{"line":5,"malformed":"bad JSON at column 42: expected a value"}',
         '{"line":6,"malformed":"key \'password\': expected a string"}',
         '{"line":7,"malformed":"invalid UTF-8 at byte 12"}',
-        '{"errors":{"email":"This field is required"},"line":8,"valid":false}',
-        '{"errors":{},"line":9,"valid":true}',
-        '{"errors":{"password":"Must be at least 8 characters"},"line":10,"valid":false}',
+        '{"codes":{"email":"required"},"errors":{"email":"This field is required"},"line":8,"params":{"email":{}},"valid":false}',
+        '{"codes":{},"errors":{},"line":9,"params":{},"valid":true}',
+        '{"codes":{"password":"min_length"},"errors":{"password":"Must be at least 8 characters"},"line":10,'
+        '"params":{"password":{"length":8,"unit":"graphemes"}},"valid":false}',
         "",
     ]
 
@@ -129,16 +151,16 @@ def test_jsonl_scalars_are_their_json_text_and_syntax_is_strict(tmp_path):
     result = run("check", "--format", "json", "login.json", str(data))
     assert result.returncode == 1
     assert lines(result.stdout) == [
-        '{"errors":{},"line":1,"valid":true}',
-        '{"errors":{"password":"Must be at least 8 characters"},"line":2,"valid":false}',
-        '{"errors":{"password":"Must be at least 8 characters"},"line":3,"valid":false}',
-        '{"errors":{"email":"This field is required"},"line":4,"valid":false}',
+        json_line(1),
+        json_line(2, password=MIN8),
+        json_line(3, password=MIN8),
+        json_line(4, email=REQUIRED),
         '{"line":5,"malformed":"bad JSON at column 46: expected a string key"}',
         '{"line":6,"malformed":"bad JSON at column 33: a number must not have leading zeros"}',
         '{"line":7,"malformed":"key \'password\': expected a string"}',
         '{"line":8,"malformed":"bad JSON at column 21: unexpected data after the JSON object"}',
         '{"line":9,"malformed":"bad JSON at column 1: expected a JSON object"}',
-        '{"errors":{"email":"Invalid email format","password":"Must be at least 8 characters"},"line":10,"valid":false}',
+        json_line(10, email=EMAIL, password=MIN8),
         "",
     ]
 
@@ -148,21 +170,25 @@ def test_json_report_keys_sorted_and_parseable():
     result = run("check", "--format=json", "contact.json", "contact.jsonl")
     records = [json.loads(line) for line in result.stdout.decode().splitlines()]
     assert [r["line"] for r in records] == [1, 2, 3, 4]
-    assert records[0] == {"errors": {"email": "This field is required", "name": "Name is required"},
-                          "line": 1, "valid": False}
-    assert records[3] == {"errors": {}, "line": 4, "valid": True}
+    assert records[0] == {"codes": {"email": "required", "name": "required"},
+                          "errors": {"email": "This field is required", "name": "Name is required"},
+                          "line": 1, "params": {"email": {}, "name": {}}, "valid": False}
+    assert records[3] == {"codes": {}, "errors": {}, "line": 4, "params": {}, "valid": True}
     # keys sorted, compact
     assert result.stdout.decode().splitlines()[0] == \
-        '{"errors":{"email":"This field is required","name":"Name is required"},"line":1,"valid":false}'
+        '{"codes":{"email":"required","name":"required"},' \
+        '"errors":{"email":"This field is required","name":"Name is required"},"line":1,' \
+        '"params":{"email":{},"name":{}},"valid":false}'
+    assert result.stdout.decode().splitlines()[0] == json_line(1, email=REQUIRED, name=NAME_REQUIRED)
 
 
 def test_json_all_valid_exits_zero_without_summary():
     result = run("check", "--format", "json", "login.json", "login_valid.jsonl")
     assert result.returncode == 0
     assert lines(result.stdout) == [
-        '{"errors":{},"line":1,"valid":true}',
-        '{"errors":{},"line":2,"valid":true}',
-        '{"errors":{},"line":3,"valid":true}',
+        json_line(1),
+        json_line(2),
+        json_line(3),
         "",
     ]
 
@@ -197,14 +223,14 @@ def test_csv_crlf_quotes_and_malformed_rows():
 def test_csv_json_report_line_numbers():
     result = run("check", "--format", "json", "contact.json", "contact.csv")
     assert lines(result.stdout) == [
-        '{"errors":{},"line":2,"valid":true}',
-        '{"errors":{"email":"Invalid email format","phone":"Invalid phone number"},"line":3,"valid":false}',
-        '{"errors":{},"line":4,"valid":true}',
-        '{"errors":{"name":"Name is required"},"line":7,"valid":false}',
+        json_line(2),
+        json_line(3, email=EMAIL, phone=PHONE),
+        json_line(4),
+        json_line(7, name=NAME_REQUIRED),
         '{"line":9,"malformed":"expected 4 columns, found 3"}',
-        '{"errors":{},"line":10,"valid":true}',
+        json_line(10),
         '{"line":11,"malformed":"invalid UTF-8 at byte 4"}',
-        '{"errors":{},"line":12,"valid":true}',
+        json_line(12),
         "",
     ]
 
@@ -319,6 +345,10 @@ def test_unreadable_data_exits_two():
     (["check", "--format", "xml", "login.json", "login_valid.jsonl"], "formwell: unknown output format 'xml' (expected human or json)"),
     (["check", "--input", "tsv", "login.json", "login_valid.jsonl"], "formwell: unknown input format 'tsv' (expected jsonl or csv)"),
     (["check", "login.json"], "formwell: check needs DATA after SPEC"),
+    (["check", "--locale", "xx", "login.json", "login_valid.jsonl"], "formwell: unknown locale 'xx' (available: en, fr)"),
+    (["check", "--locale=", "login.json", "login_valid.jsonl"], "formwell: unknown locale '' (available: en, fr)"),
+    (["check", "--locale", "fr-", "login.json", "login_valid.jsonl"], "formwell: unknown locale 'fr-' (available: en, fr)"),
+    (["check", "login.json", "login_valid.jsonl", "--locale"], "formwell: option '--locale' needs a value"),
     (["check", "login.json", "a", "b"], "formwell: unexpected argument 'b'"),
     (["frobnicate"], "formwell: unknown command 'frobnicate'"),
     ([], "formwell: missing command"),
@@ -348,8 +378,9 @@ def test_check_help():
     result = run("check", "--help")
     assert result.returncode == 0
     text = result.stdout.decode()
-    assert text.startswith("usage: formwell check [--format human|json] [--input jsonl|csv] SPEC DATA")
-    for expected in ("--format json", "JSONL", "CSV", "Exit status", "0  every record is valid",
+    assert text.startswith("usage: formwell check [--format human|json] [--input jsonl|csv] [--locale TAG] SPEC DATA")
+    for expected in ("--format json", '"codes"', '"params"', "--locale TAG", "en, fr", "JSONL", "CSV", "Exit status",
+                     "0  every record is valid",
                      "1  some record is invalid or malformed", "2  usage error", "Example"):
         assert expected in text
 
@@ -433,10 +464,10 @@ def test_many_batches_keep_input_order_and_counts(tmp_path):
             expected.append(f'{{"line":{i},"malformed":"bad JSON at column 33: expected a value"}}')
         elif i % 3 == 0:
             rows.append(f'{{"email": "user{i}@example", "password": "longenough{i}"}}')
-            expected.append(f'{{"errors":{{"email":"Invalid email format"}},"line":{i},"valid":false}}')
+            expected.append(json_line(i, email=EMAIL))
         else:
             rows.append(f'{{"email": "user{i}@example.com", "password": "longenough{i}"}}')
-            expected.append(f'{{"errors":{{}},"line":{i},"valid":true}}')
+            expected.append(json_line(i))
     data = tmp_path / "many.jsonl"
     data.write_text("\n".join(rows) + "\n")
     result = run("check", "--format", "json", "login.json", str(data))
@@ -487,3 +518,141 @@ def test_normalisers_apply_to_records_and_secret_values_are_never_echoed(tmp_pat
         "  password: 1 invalid — Must be at least 12 characters (1)",
         "",
     ]
+
+
+# MARK: Failure codes, parameters and locales (issue 13 part 2)
+
+CODES_SPEC = {
+    "formwell": 1,
+    "fields": [
+        {"id": "user", "label": "User", "rules": [
+            {"rule": "required"}, {"rule": "min_length", "length": 5, "unit": "utf16"},
+            {"rule": "regex", "pattern": "^[a-z]+$"}]},
+        {"id": "size", "rules": [{"rule": "one_of", "values": ["S", "M", "L"]}]},
+        {"id": "age", "rules": [{"rule": "integer", "min": 18, "max": 130}]},
+        {"id": "price", "rules": [{"rule": "decimal", "min": "0.01"}]},
+        {"id": "site", "rules": [{"rule": "url", "schemes": ["https"]}]},
+        {"id": "pw", "secret": True, "rules": [{"rule": "password_strength"}]},
+        {"id": "pw2", "secret": True, "rules": [{"rule": "not_equal", "field": "pw"}]},
+        {"id": "country", "rules": []},
+        {"id": "state", "rules": [{"rule": "required_if", "field": "country", "value": "US"}]},
+        {"id": "x", "rules": [{"rule": "regex", "pattern": "^(a+)+$"}]},
+    ],
+}
+
+
+def check_json(tmp_path, spec, records, *options):
+    import json
+    (tmp_path / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
+    data = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
+    result = run("check", "--format", "json", *options, str(tmp_path / "spec.json"), "-", stdin=data.encode())
+    return result, [json.loads(line) for line in result.stdout.decode().splitlines()]
+
+
+def test_json_codes_and_params_beside_every_message(tmp_path):
+    valid = {"user": "alpha", "size": "M", "age": "30", "price": "1", "site": "https://a.example",
+             "pw": "Secret-pw-1!", "pw2": "Other-pw-2!", "country": "FR", "x": "aaa"}
+    invalid = {"user": "AB", "size": "XL", "age": "12", "price": "0", "site": "http://a.example",
+               "pw": "hunter2hunter2", "pw2": "hunter2hunter2", "country": "US", "x": "a" * 90 + "!"}
+    result, (first, second) = check_json(tmp_path, CODES_SPEC, [valid, invalid])
+    assert result.returncode == 1, result.stderr.decode()
+    assert first == {"codes": {}, "errors": {}, "line": 1, "params": {}, "valid": True}
+    assert second["codes"] == {
+        "user": "min_length", "size": "one_of", "age": "integer", "price": "decimal", "site": "url",
+        "pw": "password_strength", "pw2": "not_equal", "state": "required_if", "x": "pattern_limit"}
+    assert second["params"] == {
+        "user": {"length": 5, "unit": "utf16"}, "size": {"values": ["S", "M", "L"]},
+        "age": {"max": "130", "min": "18"}, "price": {"min": "0.01"}, "site": {"schemes": ["https"]},
+        "pw": {"min_score": 3}, "pw2": {"field": "pw"}, "state": {"field": "country", "value": "US"}, "x": {}}
+    # params are JSON objects, not strings; every failing field has all three, nothing else has any
+    assert all(isinstance(value, dict) for value in second["params"].values())
+    assert set(second["codes"]) == set(second["errors"]) == set(second["params"])
+    assert second["errors"]["x"] == "This value is too complex to check"
+    assert second["errors"]["user"] == "Must be at least 5 characters"
+    # the keys of every line sorted, the params as the engine writes them (keys sorted, compact)
+    line = result.stdout.decode().splitlines()[1]
+    assert line.startswith('{"codes":{"age":"integer",')
+    assert '"params":{"age":{"max":"130","min":"18"},' in line
+    assert b"hunter2" not in result.stdout + result.stderr, "a secret value is never printed"
+
+
+def test_json_codes_are_the_first_failure_in_error_mode_all(tmp_path):
+    spec = {"formwell": 1, "errors": "all", "fields": [CODES_SPEC["fields"][0]]}
+    result, (record,) = check_json(tmp_path, spec, [{"user": "AB"}])
+    assert record["codes"] == {"user": "min_length"}
+    assert record["errors"] == {"user": "Must be at least 5 characters"}
+    assert record["params"] == {"user": {"length": 5, "unit": "utf16"}}
+
+
+def test_locale_fr_words_messages_and_keeps_codes():
+    english = run("check", "--format", "json", "login.json", "login_mixed.jsonl")
+    for tag in ("fr", "fr-CA", "FR_fr"):
+        french = run("check", "--format", "json", "--locale", tag, "login.json", "login_mixed.jsonl")
+        assert french.returncode == 1
+        assert french.stderr == english.stderr
+        import json
+        en_lines = [json.loads(line) for line in english.stdout.decode().splitlines()]
+        fr_lines = [json.loads(line) for line in french.stdout.decode().splitlines()]
+        for en, fr in zip(en_lines, fr_lines, strict=True):
+            assert {k: v for k, v in en.items() if k != "errors"} == {k: v for k, v in fr.items() if k != "errors"}
+        assert fr_lines[1]["errors"] == {"email": "Adresse e-mail non valide"}
+        assert fr_lines[2]["errors"] == {"email": "Ce champ est obligatoire", "password": "Au moins 8 caractères"}
+    human = run("check", "--locale=fr", "login.json", "login_mixed.jsonl")
+    assert lines(human.stdout) == [
+        "line 2: email: Adresse e-mail non valide",
+        "line 4: email: Ce champ est obligatoire",
+        "line 4: password: Au moins 8 caractères",
+        "line 5: malformed: bad JSON at column 42: expected a value",
+        "line 6: malformed: key 'password': expected a string",
+        "line 7: malformed: invalid UTF-8 at byte 12",
+        "line 8: email: Ce champ est obligatoire",
+        "line 10: password: Au moins 8 caractères",
+        "",
+        "9 records: 2 valid, 4 invalid, 3 malformed",
+        "  email: 3 invalid — Ce champ est obligatoire (2), Adresse e-mail non valide (1)",
+        "  password: 2 invalid — Au moins 8 caractères (2)",
+        "",
+    ]
+    # --locale en is today's output, byte for byte
+    assert run("check", "--locale", "en", "login.json", "login_mixed.jsonl").stdout == \
+        run("check", "login.json", "login_mixed.jsonl").stdout
+
+
+def test_locale_option_overrides_the_spec_locale(tmp_path):
+    spec = {"formwell": 1, "locale": "fr", "fields": [
+        {"id": "name", "rules": [{"rule": "required"}, {"rule": "max_length", "length": 1}]}]}
+    (tmp_path / "spec.json").write_text(__import__("json").dumps(spec), encoding="utf-8")
+    data = b'{"name": ""}\n{"name": "ab"}\n'
+    spec_locale = run("check", str(tmp_path / "spec.json"), "-", stdin=data)
+    assert lines(spec_locale.stdout)[:2] == ["line 1: name: Ce champ est obligatoire", "line 2: name: Au plus 1 caractère"]
+    english = run("check", "--locale", "en-GB", str(tmp_path / "spec.json"), "-", stdin=data)
+    assert lines(english.stdout)[:2] == ["line 1: name: This field is required", "line 2: name: Must be 1 character or fewer"]
+    result, records = check_json(tmp_path, spec, [{"name": "ab"}], "--locale", "en")
+    assert records == [{"codes": {"name": "max_length"}, "errors": {"name": "Must be 1 character or fewer"},
+                        "line": 1, "params": {"name": {"length": 1, "unit": "graphemes"}}, "valid": False}]
+
+
+def test_bad_locale_is_a_usage_error_before_anything_is_read():
+    result = run("check", "--locale", "klingon", "no_such_spec.json", "-", stdin=b"not read")
+    assert result.returncode == 2
+    assert result.stdout == b""
+    assert result.stderr.decode().startswith("formwell: unknown locale 'klingon' (available: en, fr)\n")
+    assert "usage: formwell check" in result.stderr.decode()
+
+
+def test_secret_values_stay_out_of_french_and_json_reports(tmp_path):
+    (tmp_path / "spec.json").write_bytes(NORMALIZED_SPEC)
+    (tmp_path / "d.jsonl").write_bytes(
+        b'{"email": "   ", "phone": "555-1234", "password": "hunter2-secret"}\n'
+        b'{"email": "a@b.co", "phone": "5551234567", "password": ["hunter2-secret"]}\n'
+    )
+    for options in (["--locale", "fr"], ["--locale", "fr", "--format", "json"], ["--format", "json"]):
+        result = run("check", *options, str(tmp_path / "spec.json"), str(tmp_path / "d.jsonl"))
+        assert result.returncode == 1
+        assert b"hunter2" not in result.stdout + result.stderr
+    result, (record, _) = check_json(tmp_path, __import__("json").loads(NORMALIZED_SPEC),
+                                     [{"email": "   ", "phone": "555-1234", "password": "hunter2-secret"},
+                                      {"email": "a@b.co", "phone": "5551234567", "password": "short"}])
+    assert record["codes"] == {"email": "required", "phone": "regex"}
+    assert record["params"] == {"email": {}, "phone": {"pattern": "^[0-9]{10}$"}}
+

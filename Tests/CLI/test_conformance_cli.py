@@ -1,6 +1,7 @@
 """The `records` of the shared conformance vectors (Tests/Conformance/*.json) run through
 `formwell check --format json`: each record is one JSONL line, and the tool must give the same
-validity and the same messages as the Swift, C and Python runners."""
+validity and the same messages as the Swift, C and Python runners, and, where a record gives its
+`codes` (vectors 65-67), the same failure codes. A spec's own "locale" (vector 65) words the messages."""
 import glob
 import json
 import os
@@ -18,6 +19,7 @@ VECTORS = [
 
 def test_some_vectors_have_records():
     assert len(VECTORS) >= 5
+    assert sum(1 for path in VECTORS if any("codes" in r for r in json.load(open(path, encoding="utf-8"))["records"])) >= 3
 
 
 @pytest.mark.parametrize("path", VECTORS, ids=os.path.basename)
@@ -35,5 +37,10 @@ def test_records(path, tmp_path):
         assert output["line"] == index + 1, where
         assert output["valid"] is record["valid"], where
         assert output["errors"] == record["errors"], where
+        # every reported error has its code and params; the vector's codes, when it gives them
+        assert set(output["codes"]) == set(output["params"]) == set(output["errors"]), where
+        assert all(isinstance(params, dict) for params in output["params"].values()), where
+        if "codes" in record:
+            assert output["codes"] == record["codes"], where
     every_valid = all(record["valid"] for record in vector["records"])
     assert result.returncode == (0 if every_valid else 1)

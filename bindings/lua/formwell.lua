@@ -127,6 +127,7 @@ local OK = tonumber(lib.FW_OK)
 local ERR_CALLBACK = tonumber(lib.FW_ERR_CALLBACK)
 local ERR_TOO_SMALL = tonumber(lib.FW_ERR_BUFFER_TOO_SMALL)
 local CELL_OWN_MESSAGE = tonumber(lib.FW_CELL_OWN_MESSAGE)
+local CELL_LIMIT_EXCEEDED = tonumber(lib.FW_CELL_LIMIT_EXCEEDED)
 local MODE_FORM = tonumber(lib.FW_MODE_FORM)
 local VERDICT_VALID, VERDICT_INVALID, VERDICT_ERROR =
   tonumber(lib.FW_VERDICT_VALID), tonumber(lib.FW_VERDICT_INVALID), tonumber(lib.FW_VERDICT_ERROR)
@@ -442,15 +443,16 @@ local function new_form()
   return setmetatable(self, FormMeta)
 end
 
---- An empty form. options (optional): {mode = "on_blur", errors = "all"}: the form's validation
---- mode (two_stage, the default, on_change, on_blur, on_touched, on_submit) and error mode (first,
---- the default, or all).
+--- An empty form. options (optional): {mode = "on_blur", errors = "all", locale = "fr"}: the form's
+--- validation mode (two_stage, the default, on_change, on_blur, on_touched, on_submit), error mode
+--- (first, the default, or all) and message locale (a catalogue tag, see set_locale; "en" by default).
 function formwell.Form(options)
-  local mode, errors
+  local mode, errors, locale
   if options ~= nil then
     if type(options) ~= "table" then argument_error("Form options must be a table, not " .. type(options)) end
     if options.mode ~= nil then mode = mode_value(options.mode, "mode") end
     if options.errors ~= nil then errors = error_mode_value(options.errors) end
+    if options.locale ~= nil then locale = cstring(options.locale, "locale") end
   end
   local form = new_form()
   local function free() form:free() end
@@ -461,6 +463,10 @@ function formwell.Form(options)
   if errors ~= nil then
     local status = lib.fw_form_set_error_mode(form._ptr, errors)
     if status ~= OK then raise_after(status, "fw_form_set_error_mode", free) end
+  end
+  if locale ~= nil then
+    local status = lib.fw_form_set_locale(form._ptr, locale)
+    if status ~= OK then raise_after(status, "fw_form_set_locale", free) end
   end
   return form
 end
@@ -499,6 +505,28 @@ local function text(p, length)
   return ffi_string(p, length)
 end
 
+-- A failure's parameters: the JSON object text (keys sorted) as a Lua table; "{}" (and a text not
+-- copied) as an empty table without decoding.
+local function params_table(p, length)
+  length = tonumber(length)
+  if length <= 2 or p == nil then return {} end
+  return (json.decode(ffi_string(p, length)))
+end
+
+-- The code list of a snapshot (version 4): error_count NUL-terminated codes, laid out as `errors`.
+local function code_list(s)
+  local codes, n = {}, tonumber(s.error_count)
+  if n > 0 and s.error_codes ~= nil then
+    local at = s.error_codes
+    for i = 1, n do
+      local code = ffi_string(at)
+      codes[i] = code
+      at = at + #code + 1
+    end
+  end
+  return codes
+end
+
 local function snapshot_table(s)
   local rule, display, dirty = s.failing_rule, DISPLAY[s.display], s.dirty
   local display_message = text(s.display_message, s.display_message_length)
@@ -532,6 +560,12 @@ local function snapshot_table(s)
     -- version 3
     normalized = ffi_string(s.normalized, s.normalized_length),
     secret = s.secret,
+    -- version 4
+    code = text(s.code, s.code_length),
+    params = params_table(s.params, s.params_length),
+    display_code = text(s.display_code, s.display_code_length),
+    display_params = params_table(s.display_params, s.display_params_length),
+    error_codes = code_list(s),
   }
 end
 
@@ -564,8 +598,13 @@ end
 --- message, display, display_message, value, touched, limit_exceeded, failing_rule, visited, dirty,
 --- pristine, initial, modified_since_submit, external_error, errors (an array), mode, tint,
 --- label_raised, emphasized, label, accessibility_value, accessibility_hint, revision, normalized,
---- secret}: value is what was set (what a view shows back), normalized the value after the field's
---- normalisers (what its rules judged and a submission uses).
+--- secret, code, params, display_code, display_params, error_codes}: value is what was set (what a
+--- view shows back), normalized the value after the field's normalisers (what its rules judged and
+--- a submission uses). code / params: the stable failure code ("min_length", "pattern_limit",
+--- "external", ...) and its parameters (a table decoded from the library's JSON object, {} for
+--- none) of `message`, "" and {} unless invalid; display_code / display_params likewise of
+--- display_message ("" and {} unless the display is "error"); error_codes, the code of each
+--- message in `errors`. Codes never change with the locale.
 function Form:state(id)
   return snapshot_table(snapshot(self, id))
 end
@@ -881,6 +920,12 @@ function Form:time_limit()
   return tonumber(out[0]) / 1e6
 end
 
+--- The tag of the catalogue the form's messages and hints are worded in ("en" unless set; "fr"
+--- after set_locale("fr-CA")).
+function Form:locale()
+  return read_string(self, "fw_form_locale", lib.fw_form_locale)
+end
+
 --- Frees the form now (it is also freed when collected). Later calls raise "the form is freed".
 function Form:free()
   local p = self._ptr
@@ -1160,6 +1205,15 @@ function events.set_error_mode(self, errors)
   if status ~= OK then raise(status, "fw_form_set_error_mode") end
 end
 
+--- Words the form's messages and hints in the catalogue `tag` names ("fr", "fr-CA", "en_GB"):
+--- matched case-insensitively with _ read as -, then by dropping subtags. Every field is judged
+--- again (custom validators may run), so its state speaks the new language; codes and params do
+--- not change. An unknown tag raises FW_ERR_INVALID_ARGUMENT and changes nothing.
+function events.set_locale(self, tag)
+  local status = lib.fw_form_set_locale(ptr(self), cstring(tag, "locale"))
+  if status ~= OK then raise(status, "fw_form_set_locale") end
+end
+
 --- Replaces the field's normalisers (an array of names, each at most once; {} removes them). The
 --- value set last is normalised again and the field, and the fields whose matches rule names it,
 --- are re-judged; what was set (state().value) stays as it is.
@@ -1377,12 +1431,14 @@ function events.check_many(self, records, threads)
   if status ~= OK then raise(status, "fw_form_check_batch") end
   local result = setmetatable({ valid = {}, invalid_count = tonumber(invalid[0]), _form = self, _ids = ids,
     _failing = failing, _flags = flags, _columns = columns, _used = used, _n = n, _anchors = anchors,
-    _rule_messages = {} }, CheckResult)
+    _rule_messages = {}, _rule_failures = {} }, CheckResult)
   for r = 1, n do result.valid[r] = valid[r - 1] == 1 end
   return result
 end
 
---- The errors of record i (1-based): {id = message} for every failing field ({} when valid).
+--- The errors of record i (1-based): {id = message} for every failing field ({} when valid): the
+--- failing rule's message, a custom validator's own words, or, for a pattern that hit its match
+--- limits, the pattern_limit message ("This value is too complex to check"), in the form's locale.
 function CheckResult:errors(i)
   local errors, nfields, form = {}, #self._ids, self._form
   for f = 1, nfields do
@@ -1390,7 +1446,14 @@ function CheckResult:errors(i)
     local rule = self._failing[cell]
     if rule >= 0 then
       local message
-      if bit.band(self._flags[cell], CELL_OWN_MESSAGE) ~= 0 then
+      if bit.band(self._flags[cell], CELL_LIMIT_EXCEEDED) ~= 0 then
+        -- a pattern cut short by its limits: the catalogue's pattern_limit text, in the form's locale
+        message = self._limit_message
+        if message == nil then
+          message = formwell.message_catalog(form:locale()).failures.pattern_limit.message
+          self._limit_message = message
+        end
+      elseif bit.band(self._flags[cell], CELL_OWN_MESSAGE) ~= 0 then
         message = read_string(form, "fw_form_batch_message", function(p, buf, size, out)
           return lib.fw_form_batch_message(p, self._columns, self._used, self._n, i - 1, f - 1, buf, size, out)
         end)
@@ -1408,6 +1471,55 @@ function CheckResult:errors(i)
     end
   end
   return errors
+end
+
+-- The code and params text of one failing cell (C indexes): a cell flagged FW_CELL_LIMIT_EXCEEDED
+-- is "pattern_limit" / "{}", any other the failing rule's (fw_form_rule_code / _params), cached
+-- per (field, rule).
+function CheckResult:_failure(cell, f, rule)
+  if bit.band(self._flags[cell], CELL_LIMIT_EXCEEDED) ~= 0 then return "pattern_limit", "{}" end
+  local key = f * 65536 + rule
+  local cached = self._rule_failures[key]
+  if cached == nil then
+    local form = self._form
+    cached = {
+      read_string(form, "fw_form_rule_code", function(p, buf, size, out)
+        return lib.fw_form_rule_code(p, f - 1, rule, buf, size, out)
+      end),
+      read_string(form, "fw_form_rule_params", function(p, buf, size, out)
+        return lib.fw_form_rule_params(p, f - 1, rule, buf, size, out)
+      end),
+    }
+    self._rule_failures[key] = cached
+  end
+  return cached[1], cached[2]
+end
+
+--- The failure codes of record i (1-based): {id = code} for every failing field ({} when valid),
+--- as errors(i) gives its messages: the failing rule's code ("min_length"), or "pattern_limit"
+--- for a pattern that hit its match limits.
+function CheckResult:codes(i)
+  local codes, nfields = {}, #self._ids
+  for f = 1, nfields do
+    local cell = (i - 1) * nfields + (f - 1)
+    local rule = self._failing[cell]
+    if rule >= 0 then codes[self._ids[f]] = (self:_failure(cell, f, rule)) end
+  end
+  return codes
+end
+
+--- The failure parameters of record i (1-based): {id = params table} for every failing field.
+function CheckResult:params(i)
+  local params, nfields = {}, #self._ids
+  for f = 1, nfields do
+    local cell = (i - 1) * nfields + (f - 1)
+    local rule = self._failing[cell]
+    if rule >= 0 then
+      local _, text = self:_failure(cell, f, rule)
+      params[self._ids[f]] = text == "{}" and {} or (json.decode(text))
+    end
+  end
+  return params
 end
 
 --- The 1-based rule index failing for record i and field id (nil when it passes).
@@ -1473,6 +1585,108 @@ function formwell.from_file(path, options)
   local text = file:read("*a")
   file:close()
   return formwell.from_spec(text, options)
+end
+
+-- ---- messages: locales, catalogues, single-value checks --------------------------------------
+
+-- Reads a text a module function (no form) copies out: call(buf, size, out_length).
+local module_buf, module_bufsize = ffi_new("char[?]", 1024), 1024
+local function read_module_string(name, call)
+  local status = call(module_buf, module_bufsize, length_out)
+  if status == ERR_TOO_SMALL then
+    local size = tonumber(length_out[0]) + 1
+    module_buf, module_bufsize = ffi_new("char[?]", size), size
+    status = call(module_buf, module_bufsize, length_out)
+  end
+  if status ~= OK then raise(status, name) end
+  return ffi_string(module_buf, length_out[0])
+end
+
+--- The tags of every message catalogue, sorted: {"en", "fr"} and those add_message_catalog added.
+function formwell.locales()
+  return (json.decode(read_module_string("fw_locales", lib.fw_locales)))
+end
+
+--- The catalogue `locale` names, as a table decoded from its JSON (the format of a catalogue file:
+--- locale, plurals, units, failures = {code = {message =, hint =}}, ...), then the JSON text.
+--- An unknown locale raises FW_ERR_INVALID_ARGUMENT.
+function formwell.message_catalog(locale)
+  locale = cstring(locale, "locale")
+  local text = read_module_string("fw_message_catalog", function(buf, size, out)
+    return lib.fw_message_catalog(locale, buf, size, out)
+  end)
+  return (json.decode(text)), text
+end
+
+--- Adds (or replaces) a message catalogue for the whole process: its JSON text, or a table
+--- encoded to JSON ({locale = "de", plurals = "one_is_1", failures = {required = {message =
+--- "...", hint = "..."}}}). What it leaves out, English gives. Malformed catalogues raise
+--- FW_ERR_INVALID_SPEC (the detail names the JSON path).
+function formwell.add_message_catalog(catalog)
+  local text
+  if type(catalog) == "table" then
+    local ok, encoded = pcall(json.encode, catalog)
+    if not ok then argument_error("message catalogue: " .. tostring(encoded)) end
+    text = encoded
+  elseif type(catalog) == "string" then
+    text = cstring(catalog, "message catalogue")
+  else
+    argument_error("add_message_catalog needs the catalogue's JSON text or a table, not " .. type(catalog))
+  end
+  local status = lib.fw_add_message_catalog(text)
+  if status ~= OK then raise(status, "fw_add_message_catalog") end
+end
+
+local check_result_t = ffi.typeof("fw_check_result")
+local CHECK_RESULT_SIZE = ffi.sizeof("fw_check_result")
+local check_buf, check_bufsize = ffi_new("char[?]", 256), 256
+
+--- Checks one value against rules without a form (fw_check_value), in the strict stage: rules is
+--- a rule table (formwell.min_length(8), {rule = "email"}), an array of them, or their JSON text
+--- in spec syntax; locale (optional) a catalogue tag, English when nil. Returns {validity =
+--- "empty" | "valid" | "invalid", message =, code =, params = (a table), failing_rule = (1-based,
+--- nil unless invalid), limit_exceeded =}. Rules that need a form (matches, not_equal,
+--- required_if, required_with, required_without, custom, async) and unknown locales raise
+--- FW_ERR_INVALID_ARGUMENT; malformed rules FW_ERR_INVALID_SPEC.
+function formwell.check_value(rules, value, locale)
+  local rules_text
+  if type(rules) == "string" then
+    rules_text = cstring(rules, "rules")
+  elseif type(rules) == "table" then
+    if rules.rule ~= nil then
+      rules_text = rule_json(rules, "the rule")
+    else
+      local items = {}
+      for i = 1, #rules do
+        if type(rules[i]) ~= "table" then argument_error(("rule %d is a %s, not a table"):format(i, type(rules[i]))) end
+        items[i] = rule_json(rules[i], ("rule %d"):format(i))
+      end
+      rules_text = "[" .. table.concat(items, ",") .. "]"
+    end
+  else
+    argument_error("check_value needs a rule table, an array of them or their JSON text, not " .. type(rules))
+  end
+  value = cstring(value, "value")
+  locale = optional_cstring(locale, "locale")
+  local r = check_result_t()
+  local status
+  for _ = 1, 4 do
+    r.size = CHECK_RESULT_SIZE
+    status = tonumber(lib.fw_check_value(rules_text, value, locale, r, check_buf, check_bufsize))
+    if status ~= ERR_TOO_SMALL then break end
+    local size = tonumber(r.text_size)
+    check_buf, check_bufsize = ffi_new("char[?]", size), size
+  end
+  if status ~= OK then raise(status, "fw_check_value") end
+  local rule = r.failing_rule
+  return {
+    validity = VALIDITY[r.validity],
+    message = text(r.message, r.message_length),
+    code = text(r.code, r.code_length),
+    params = params_table(r.params, r.params_length),
+    failing_rule = rule >= 0 and rule + 1 or nil,
+    limit_exceeded = r.limit_exceeded,
+  }
 end
 
 --- Number of forms alive in the library (fw_form_live_count).

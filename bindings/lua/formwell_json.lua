@@ -1,7 +1,9 @@
--- formwell_json: a small, strict JSON (RFC 8259) decoder for the LuaJIT binding and its tests.
+-- formwell_json: a small, strict JSON (RFC 8259) decoder and encoder for the LuaJIT binding and its
+-- tests.
 --
 --   local json = require("formwell_json")
 --   local value, spans = json.decode(text)
+--   local text = json.encode(value)
 --
 -- Objects become Lua tables keyed by string, arrays Lua arrays (1-based), JSON null the sentinel
 -- `json.null`, numbers Lua numbers. `spans[t]` is {first, last}, the byte range of the object or
@@ -10,6 +12,11 @@
 -- Refused, with "line L, column C: reason": trailing commas, comments, leading zeros, NaN,
 -- unescaped control characters, bad escapes, unpaired surrogate escapes, invalid UTF-8, and
 -- anything after the document. Duplicate keys are refused too (the vectors never need them).
+--
+-- json.encode writes the reverse mapping, compactly and with object keys sorted (byte order): a
+-- table whose keys are exactly 1..n (n > 0) is an array, any other table an object (so {} is {};
+-- json.empty_array is []), json.null is null. Refused (a Lua error): keys that are not strings in
+-- an object, NaN and infinities, strings that are not UTF-8, functions and other values, cycles.
 
 local byte, sub, find, char = string.byte, string.sub, string.find, string.char
 local tonumber, setmetatable = tonumber, setmetatable
@@ -196,6 +203,86 @@ function json.decode(text)
   skip()
   if pos <= #text then fail("text after the document") end
   return result, spans
+end
+
+-- ---- encoding ------------------------------------------------------------------------------------
+
+json.empty_array = setmetatable({}, { __tostring = function() return "[]" end })
+
+local function encode_string(s)
+  if not valid_utf8(s) then error("formwell_json.encode: a string is not valid UTF-8", 0) end
+  return '"' .. s:gsub('[%c"\\]', function(c)
+    if c == '"' then return '\\"' end
+    if c == "\\" then return "\\\\" end
+    if c == "\n" then return "\\n" end
+    if c == "\t" then return "\\t" end
+    if c == "\r" then return "\\r" end
+    return ("\\u%04x"):format(byte(c))
+  end) .. '"'
+end
+
+local function encode_value(value, parts, seen)
+  local kind = type(value)
+  if kind == "string" then
+    parts[#parts + 1] = encode_string(value)
+  elseif kind == "number" then
+    if value ~= value or value == math.huge or value == -math.huge then
+      error("formwell_json.encode: NaN and infinities have no JSON text", 0)
+    end
+    if value == math.floor(value) and math.abs(value) < 2^53 then
+      parts[#parts + 1] = ("%d"):format(value)
+    else
+      local text = ("%.15g"):format(value)  -- the shortest of 15, 16, 17 digits that reads back
+      if tonumber(text) ~= value then text = ("%.16g"):format(value) end
+      if tonumber(text) ~= value then text = ("%.17g"):format(value) end
+      parts[#parts + 1] = text
+    end
+  elseif kind == "boolean" then
+    parts[#parts + 1] = value and "true" or "false"
+  elseif value == json.null then
+    parts[#parts + 1] = "null"
+  elseif value == json.empty_array then
+    parts[#parts + 1] = "[]"
+  elseif kind == "table" then
+    if seen[value] then error("formwell_json.encode: a table contains itself", 0) end
+    seen[value] = true
+    local n, count = #value, 0
+    for _ in pairs(value) do count = count + 1 end
+    if n > 0 and count == n then
+      parts[#parts + 1] = "["
+      for i = 1, n do
+        if i > 1 then parts[#parts + 1] = "," end
+        encode_value(value[i], parts, seen)
+      end
+      parts[#parts + 1] = "]"
+    else
+      local keys = {}
+      for key in pairs(value) do
+        if type(key) ~= "string" then
+          error("formwell_json.encode: an object key must be a string, not " .. type(key), 0)
+        end
+        keys[#keys + 1] = key
+      end
+      table.sort(keys)
+      parts[#parts + 1] = "{"
+      for i, key in ipairs(keys) do
+        if i > 1 then parts[#parts + 1] = "," end
+        parts[#parts + 1] = encode_string(key)
+        parts[#parts + 1] = ":"
+        encode_value(value[key], parts, seen)
+      end
+      parts[#parts + 1] = "}"
+    end
+    seen[value] = nil
+  else
+    error("formwell_json.encode: a " .. kind .. " has no JSON text", 0)
+  end
+end
+
+function json.encode(value)
+  local parts = {}
+  encode_value(value, parts, {})
+  return table.concat(parts)
 end
 
 return json

@@ -1,3 +1,5 @@
+import Formwell
+
 /// What the command line asks for.
 enum Command: Equatable {
     case help
@@ -74,6 +76,13 @@ enum Command: Equatable {
                     throw UsageError("unknown input format '\(text)' (expected jsonl or csv)", command: "check")
                 }
                 options.input = format
+            case "--locale":
+                let tag = try value(of: name, inline: inline)
+                guard MessageCatalogs.catalog(for: tag) != nil else {
+                    throw UsageError("unknown locale '\(tag)' (available: \(MessageCatalogs.locales.joined(separator: ", ")))",
+                                     command: "check")
+                }
+                options.locale = tag
             default:
                 throw UsageError("unknown option '\(name)'", command: "check")
             }
@@ -103,6 +112,9 @@ struct CheckOptions: Equatable {
     var format = OutputFormat.human
     /// Nil: from the extension, else sniffed from the first non-blank line.
     var input: InputFormat?
+    /// The message catalogue to word messages in (a tag `MessageCatalogs` knows); nil: the spec's
+    /// own `"locale"`, else English.
+    var locale: String?
 }
 
 enum OutputFormat: String, Equatable {

@@ -2,7 +2,7 @@ import Formwell
 
 /// The texts of `formwell --help`, `formwell check --help` and the usage hints of usage errors.
 enum HelpText {
-    static let checkUsage = "usage: formwell check [--format human|json] [--input jsonl|csv] SPEC DATA"
+    static let checkUsage = "usage: formwell check [--format human|json] [--input jsonl|csv] [--locale TAG] SPEC DATA"
 
     static func usageHint(for command: String?) -> String {
         if command == "check" {
@@ -51,12 +51,21 @@ enum HelpText {
                              then a summary: records, valid, invalid, malformed, and for each
                              field its invalid count and its most common messages
           --format json      for programs: one JSON object per record, keys sorted, no summary
-                               {"errors":{},"line":3,"valid":true}
-                               {"errors":{"email":"Invalid email format"},"line":12,"valid":false}
+                               {"codes":{},"errors":{},"line":3,"params":{},"valid":true}
+                               {"codes":{"password":"min_length"},
+                                "errors":{"password":"Must be at least 8 characters"},"line":12,
+                                "params":{"password":{"length":8,"unit":"graphemes"}},"valid":false}
                                {"line":40,"malformed":"<reason>"}
+                             (one line each). Every invalid field is under the same key in
+                             "errors" (its message), "codes" (the failure's stable code:
+                             required, email, min_length, ..., pattern_limit; never translated)
+                             and "params" (the failure's parameters, a JSON object, {} for none)
           --input jsonl|csv  the format of DATA; default: from the extension (.jsonl, .ndjson,
                              .json: JSONL; .csv: CSV), else from the first non-blank line
                              ('{' means JSONL, anything else CSV)
+          --locale TAG       word the messages in the catalogue TAG names (\(MessageCatalogs.locales.joined(separator: ", "));
+                             "fr-CA" or "fr_FR" fall back to "fr"); default: the spec's own
+                             "locale", else English. Codes and params do not change with it
           -h, --help         show this help
 
         Input formats:
@@ -81,6 +90,7 @@ enum HelpText {
         Examples:
           formwell check examples/registration.json examples/signups.jsonl
           formwell check --format json examples/login.json - < logins.csv
+          formwell check --locale fr examples/registration.json examples/signups.jsonl
 
         """
 }

@@ -12,7 +12,7 @@ struct CheckCommand {
     static let batchBytes = 64 << 20
 
     func run() throws(ToolError) -> Int32 {
-        let (form, spec) = try SpecLoader.load(options.specPath)
+        let (form, spec) = try SpecLoader.load(options.specPath, locale: options.locale)
         let fd = try DataSource.open(options.dataPath)
         defer { if fd != STDIN_FILENO { close(fd) } }
         let name = options.dataPath == "-" ? "standard input" : options.dataPath

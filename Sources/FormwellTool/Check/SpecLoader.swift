@@ -1,15 +1,17 @@
 import Formwell
 
 /// SPEC → a pristine `Form` and the spec it came from. Every problem is a `ToolError`
-/// "SPEC: path: problem" (exit status 2).
+/// "SPEC: path: problem" (exit status 2). `locale` (the `--locale` option), when given, replaces
+/// the spec's own `"locale"`: the form's messages are worded in that catalogue.
 enum SpecLoader {
-    static func load(_ path: String) throws(ToolError) -> (form: Form, spec: FormSpec) {
+    static func load(_ path: String, locale: String? = nil) throws(ToolError) -> (form: Form, spec: FormSpec) {
         let bytes = try DataSource.readAll(path)
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ToolError("\(path): not valid UTF-8")
         }
         do {
-            let spec = try FormSpec(json: text)
+            var spec = try FormSpec(json: text)
+            if let locale { spec.locale = locale }
             return (try Form(spec: spec), spec)
         } catch {
             var message = error.description

@@ -40,24 +40,33 @@ struct Verdicts {
     }
 }
 
-/// Every (field, rule) message of the form, as text and as an escaped JSON string.
+/// Every (field, rule) message of the form, as text and as an escaped JSON string, and its failure
+/// code (an escaped JSON string) and parameters (the engine's JSON object text, keys sorted).
 struct MessageTable {
     let texts: [[String]]
     let json: [[[UInt8]]]
+    let codes: [[[UInt8]]]
+    let params: [[[UInt8]]]
 
     init(form: Form, spec: FormSpec) {
         var texts: [[String]] = []
+        var failures: [[(code: String, params: String)]] = []
         // The form's rules, not the spec's: a rule set reference stands for several.
         for field in spec.fields.indices {
             let count = (try? form.ruleCount(field: field)) ?? 0
             texts.append((0..<count).map { (try? form.ruleMessage(field: field, rule: $0)) ?? "" })
+            failures.append((0..<count).map { (try? form.ruleFailure(field: field, rule: $0)) ?? ("", "{}") })
         }
         self.texts = texts
-        json = texts.map { $0.map { text in
-            var bytes: [UInt8] = []
-            JSONWriter.appendString(text, to: &bytes)
-            return bytes
-        } }
+        json = texts.map { $0.map(Self.jsonString) }
+        codes = failures.map { $0.map { Self.jsonString($0.code) } }
+        params = failures.map { $0.map { Array($0.params.utf8) } }
+    }
+
+    private static func jsonString(_ text: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        JSONWriter.appendString(text, to: &bytes)
+        return bytes
     }
 
     func text(_ field: Int, _ message: Verdicts.Message) -> String {

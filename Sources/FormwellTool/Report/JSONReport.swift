@@ -1,14 +1,18 @@
 import Formwell
 
 /// `--format json`: one JSON object per record, keys sorted by their UTF-8 bytes, no summary:
-/// `{"errors":{"email":"Invalid email format"},"line":12,"valid":false}`,
-/// `{"line":40,"malformed":"reason"}`. Written byte by byte (the message texts escaped once per
-/// run), in exactly the form FoundationEssentials' JSONEncoder gave with sorted keys.
+/// `{"codes":{"email":"email"},"errors":{"email":"Invalid email format"},"line":12,"params":{"email":{}},"valid":false}`,
+/// `{"line":40,"malformed":"reason"}`. Each failing field is under the same key in `codes` (its
+/// failure's stable code), `errors` (its message, in the form's locale) and `params` (the failure's
+/// parameters as a JSON object, the engine's text). Written byte by byte (the texts escaped once
+/// per run), in exactly the form FoundationEssentials' JSONEncoder gave with sorted keys.
 struct JSONReport: Reporter {
     let output: OutputBuffer
     /// Field positions in the order their ids sort, and each id as `"id":`.
     private let sortedFields: [Int]
     private let keys: [[UInt8]]
+    /// The failing fields of the record being written, in key order (reused between records).
+    private var found: [(field: Int, message: Verdicts.Message)] = []
 
     init(output: OutputBuffer, fieldIDs: [String]) {
         self.output = output
@@ -24,31 +28,57 @@ struct JSONReport: Reporter {
     mutating func record(line: Int, verdicts: Verdicts, row: Int) {
         let valid = verdicts.isValid(row)
         let order = sortedFields, keys = self.keys
+        found.removeAll(keepingCapacity: true)
+        if !valid {
+            // Each failing field's message, by field position, then written in key order.
+            var byField: [(Int, Verdicts.Message)] = []
+            verdicts.forEachError(row) { field, message in byField.append((field, message)) }
+            for field in order {
+                if let (_, message) = byField.first(where: { $0.0 == field }) { found.append((field, message)) }
+            }
+        }
+        let failing = found
+        let table = verdicts.messages
         output.append { bytes in
-            bytes.append(contentsOf: #"{"errors":{"#.utf8)
-            if !valid {
-                // Each failing field's message, by field position, then written in key order.
-                var found: [(Int, Verdicts.Message)] = []
-                verdicts.forEachError(row) { field, message in found.append((field, message)) }
-                var first = true
-                for field in order {
-                    guard let (_, message) = found.first(where: { $0.0 == field }) else { continue }
-                    if !first { bytes.append(UInt8(ascii: ",")) }
-                    first = false
-                    bytes.append(contentsOf: keys[field])
-                    switch message {
-                    case .rule(let rule) where verdicts.messages.json[field].indices.contains(rule):
-                        bytes.append(contentsOf: verdicts.messages.json[field][rule])
-                    case .rule:
-                        JSONWriter.appendString("", to: &bytes)
-                    case .text(let text):
-                        JSONWriter.appendString(text, to: &bytes)
-                    }
+            bytes.append(contentsOf: #"{"codes":{"#.utf8)
+            for (index, (field, message)) in failing.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes.append(contentsOf: keys[field])
+                switch message {
+                case .rule(let rule) where table.codes[field].indices.contains(rule):
+                    bytes.append(contentsOf: table.codes[field][rule])
+                case .rule, .text:
+                    // A cell's own message (a pattern over its limits): its code from the result.
+                    JSONWriter.appendString(verdicts.result.code(record: row, field: field) ?? "", to: &bytes)
+                }
+            }
+            bytes.append(contentsOf: #"},"errors":{"#.utf8)
+            for (index, (field, message)) in failing.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes.append(contentsOf: keys[field])
+                switch message {
+                case .rule(let rule) where table.json[field].indices.contains(rule):
+                    bytes.append(contentsOf: table.json[field][rule])
+                case .rule:
+                    JSONWriter.appendString("", to: &bytes)
+                case .text(let text):
+                    JSONWriter.appendString(text, to: &bytes)
                 }
             }
             bytes.append(contentsOf: #"},"line":"#.utf8)
             DecimalText.append(line, to: &bytes)
-            bytes.append(contentsOf: valid ? #","valid":true}"#.utf8 : #","valid":false}"#.utf8)
+            bytes.append(contentsOf: #","params":{"#.utf8)
+            for (index, (field, message)) in failing.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes.append(contentsOf: keys[field])
+                switch message {
+                case .rule(let rule) where table.params[field].indices.contains(rule):
+                    bytes.append(contentsOf: table.params[field][rule])
+                case .rule, .text:
+                    bytes.append(contentsOf: (verdicts.result.params(record: row, field: field) ?? "{}").utf8)
+                }
+            }
+            bytes.append(contentsOf: valid ? #"},"valid":true}"#.utf8 : #"},"valid":false}"#.utf8)
             bytes.append(0x0A)
         }
     }

@@ -29,6 +29,14 @@
 -- (as set), normalized and secret (from the same form:state call) and the form key values
 -- (form:values(), the normalised values a submission uses). Strings compare byte for byte.
 --
+-- Vectors 64-68's additions (failure codes, parameters, locales; the spec's locale reaches the
+-- library through fw_form_load_spec): the per-field keys code, display_code, error_codes and params
+-- (from the same form:state call; params, the library's JSON object decoded, compared structurally
+-- with the vector's); each record's optional codes {id = code} (the submit path: the display_code of
+-- every field whose display is "error"; the batch path: check_many's codes(r)); and the top-level
+-- checks, each run through formwell.check_value(its rules, as rule tables the binding serialises,
+-- value, locale) and compared on validity, message, code and params.
+--
 -- Usage: luajit bindings/lua/tests/conformance.lua Tests/Conformance/*.json
 -- Prints one line per mismatch and a summary; exits 1 on any failure, 2 on a usage error.
 
@@ -38,7 +46,7 @@ package.path = here .. "/../?.lua;" .. package.path
 local formwell = require("formwell")
 local json = require("formwell_json")
 
-local vectors, steps, records, checks, failures = 0, 0, 0, 0, 0
+local vectors, steps, records, value_checks, checks, failures = 0, 0, 0, 0, 0, 0
 
 local function failure(file, step, field, what, expected, got)
   failures = failures + 1
@@ -72,6 +80,16 @@ local function check_list(file, step, field, what, expected, got)
   check(file, step, field, what, show_list(expected), show_list(got))
 end
 
+-- JSON values compared structurally: both as canonical JSON text (keys sorted, numbers as numbers,
+-- strings as strings; an empty array and an empty object both read as an empty Lua table).
+local function check_json(file, step, field, what, expected, got)
+  local ok_want, want = pcall(json.encode, expected)
+  local ok_got, have = pcall(json.encode, got)
+  if not ok_want then return failure(file, step, field, what, "JSON in the vector", want) end
+  if not ok_got then return failure(file, step, field, what, want, "not JSON: " .. tostring(have)) end
+  check(file, step, field, what, want, have)
+end
+
 -- seed 02's example, as every runner defines it
 local function starts_with_plus(value)
   if value:sub(1, 1) == "+" then return true end
@@ -95,8 +113,11 @@ local OPTIONAL_FIELD_KEYS = {
   { "value", "value", "string" },
   { "normalized", "normalized", "string" },
   { "secret", "secret", "boolean" },
+  -- vectors 64-68: failure codes
+  { "code", "code", "string" },
+  { "display_code", "display_code", "string" },
 }
-local KNOWN_FIELD_KEYS = { touched = true, failing_rule = true, errors = true }
+local KNOWN_FIELD_KEYS = { touched = true, failing_rule = true, errors = true, error_codes = true, params = true }
 for _, key in ipairs(FIELD_KEYS) do KNOWN_FIELD_KEYS[key] = true end
 for _, entry in ipairs(OPTIONAL_FIELD_KEYS) do KNOWN_FIELD_KEYS[entry[1]] = true end
 
@@ -128,6 +149,14 @@ local function check_field(file, index, form, id, want)
     check(file, index, id, "failing_rule (1-based)", expected, state.failing_rule)
   end
   if want.errors ~= nil then check_list(file, index, id, "errors", want.errors, state.errors) end
+  if want.error_codes ~= nil then check_list(file, index, id, "error_codes", want.error_codes, state.error_codes) end
+  if want.params ~= nil then
+    if type(want.params) ~= "table" then
+      failure(file, index, id, "params", "an object in the vector", show(want.params))
+    else
+      check_json(file, index, id, "params", want.params, state.params)
+    end
+  end
   for _, entry in ipairs(OPTIONAL_FIELD_KEYS) do
     local key, member, kind = entry[1], entry[2], entry[3]
     if want[key] ~= nil then
@@ -147,7 +176,7 @@ end
 -- the verdicts and the form's own state.
 local function whole_state(form)
   local parts = {}
-  local function add(value) parts[#parts + 1] = type(value) == "table" and show_list(value) or show(value) end
+  local function add(value) parts[#parts + 1] = type(value) == "table" and json.encode(value) or show(value) end
   local ids = form:fields()
   add(ids)
   for _, id in ipairs(ids) do
@@ -374,10 +403,10 @@ local function run_step(file, index, form, step, context)
   end
 end
 
--- Compares one record's errors {id = message} with the vector's.
-local function check_errors(file, label, ids, want, got)
+-- Compares one record's errors {id = message} (or codes {id = code}: what = "code") with the vector's.
+local function check_errors(file, label, ids, want, got, what)
   for _, id in ipairs(ids) do
-    check(file, nil, label .. ": " .. id, "error", want[id], got[id])
+    check(file, nil, label .. ": " .. id, what or "error", want[id], got[id])
   end
   for id in pairs(want) do
     local known = false
@@ -393,6 +422,10 @@ local function run_records(file, form, spec_text, ids, list)
       failure(file, nil, "record " .. r, "shape", "values, valid and errors", "missing")
       return
     end
+    if record.codes ~= nil and type(record.codes) ~= "table" then
+      failure(file, nil, "record " .. r, "codes", "an object in the vector", show(record.codes))
+      return
+    end
     batch[r] = record.values
   end
   -- all at once, on the form the steps left behind (a batch never reads the form's own state)
@@ -403,6 +436,9 @@ local function run_records(file, form, spec_text, ids, list)
     local label = "record " .. r
     check(file, nil, label, "check_many valid", record.valid, result.valid[r])
     check_errors(file, label .. " (check_many)", ids, record.errors, result:errors(r))
+    if record.codes ~= nil then
+      check_errors(file, label .. " (check_many)", ids, record.codes, result:codes(r), "code")
+    end
     if not result.valid[r] then invalid = invalid + 1 end
   end
   check(file, nil, "(records)", "invalid_count", invalid, result.invalid_count)
@@ -414,13 +450,43 @@ local function run_records(file, form, spec_text, ids, list)
     end
     local label = "record " .. r .. " (submit)"
     check(file, nil, label, "validate", record.valid, fresh:validate())
-    local got = {}
+    local got, codes = {}, {}
     for _, id in ipairs(ids) do
       local state = fresh:state(id)
       if state.validity == "invalid" then got[id] = state.message end
+      if state.display == "error" then codes[id] = state.display_code end
     end
     check_errors(file, label, ids, record.errors, got)
+    if record.codes ~= nil then check_errors(file, label, ids, record.codes, codes, "code") end
     fresh:free()
+  end
+end
+
+-- The vector's single-value checks: formwell.check_value on each one's rules (rule tables, which
+-- the binding serialises to spec JSON), value and locale (nil: English).
+local function run_checks(file, list)
+  if type(list) ~= "table" then return failure(file, nil, "(checks)", "checks", "an array in the vector", show(list)) end
+  for index, want in ipairs(list) do
+    value_checks = value_checks + 1
+    local label = "check " .. (index - 1)
+    if type(want.rules) ~= "table" or type(want.value) ~= "string" or type(want.validity) ~= "string"
+      or type(want.message) ~= "string" or type(want.code) ~= "string" or type(want.params) ~= "table" then
+      failure(file, nil, label, "shape", "rules, value, validity, message, code and params", "missing")
+    else
+      local locale = want.locale
+      if locale == json.null then locale = nil end
+      local ok, got = pcall(formwell.check_value, want.rules, want.value, locale)
+      if not ok then
+        failure(file, nil, label, "check_value", "a verdict", tostring(got))
+      else
+        check(file, nil, label, "validity", want.validity, got.validity)
+        check(file, nil, label, "message", want.message, got.message)
+        check(file, nil, label, "code", want.code, got.code)
+        check_json(file, nil, label, "params", want.params, got.params)
+        check(file, nil, label, "failing_rule set exactly when invalid", want.validity == "invalid",
+          got.failing_rule ~= nil)
+      end
+    end
   end
 end
 
@@ -448,6 +514,10 @@ local function run_vector(file)
     local ran, err = pcall(run_records, file, form, spec_text, form:fields(), vector.records)
     if not ran then failure(file, nil, "(records)", "run", "no error", tostring(err)) end
   end
+  if vector.checks ~= nil then
+    local ran, err = pcall(run_checks, file, vector.checks)
+    if not ran then failure(file, nil, "(checks)", "run", "no error", tostring(err)) end
+  end
   form:free()
 end
 
@@ -461,6 +531,6 @@ if formwell.live_count() ~= 0 then
   failures = failures + 1
   print(("conformance.lua: %d forms still alive after the run"):format(formwell.live_count()))
 end
-print(("conformance.lua (LuaJIT, %s): %d vectors, %d steps, %d records (check_many and submits), %d checks, %d failures")
-  :format(formwell.version, vectors, steps, records, checks, failures))
+print(("conformance.lua (LuaJIT, %s): %d vectors, %d steps, %d records (check_many and submits), %d value checks, %d checks, %d failures")
+  :format(formwell.version, vectors, steps, records, value_checks, checks, failures))
 os.exit(failures == 0 and 0 or 1)
