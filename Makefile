@@ -24,7 +24,7 @@ ENGINE_SRC := $(shell find Sources/Formwell Sources/CPCRE2 -type f) Package.swif
 SWIFT_SRC  := $(ENGINE_SRC) $(shell find Sources/FormwellC Sources/CFormwellTypes Sources/CFormwellAtomics -type f) scripts/exports.map
 CLI_SRC    := $(ENGINE_SRC) $(shell find Sources/FormwellTool -type f)
 CLI        := .build/bin/formwell
-C_TESTS    := registration_test snapshot_test hostile_test batch_test arrow_test form_behaviour_test async_test rules_test normalization_test
+C_TESTS    := registration_test snapshot_test hostile_test batch_test arrow_test form_behaviour_test async_test rules_test normalization_test messages_test
 EXAMPLES   := $(basename $(notdir $(wildcard bindings/c/examples/*.c)))
 
 

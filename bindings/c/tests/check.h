@@ -91,15 +91,26 @@ static void check_field_at(int line, fw_form *form, const char *id, expected_fie
 #define TEST_SNAPSHOT_V1_SIZE offsetof(fw_snapshot, visited)
 /* The third version's struct ends with `normalized`. */
 #define TEST_SNAPSHOT_V3_SIZE (offsetof(fw_snapshot, normalized) + sizeof(const char *))
+/* The fourth version's struct ends with `error_codes`. */
+#define TEST_SNAPSHOT_V4_SIZE (offsetof(fw_snapshot, error_codes) + sizeof(const char *))
 
 /* The size of the first version of fw_form_info (before the asynchronous rules' members). */
 #define TEST_FORM_INFO_V1_SIZE offsetof(fw_form_info, pending_count)
 
-/* Bytes the second version's texts of a snapshot take in the text buffer: the label, the initial
-   value and the hint, each with its NUL, and the error list with its final NUL. */
+/* Bytes the fourth version's texts of a snapshot take in the text buffer: the code, the parameters,
+   the display code and the display parameters, each with its NUL, and the code list with its final NUL. */
+static inline size_t snapshot_v4_text_bytes(const fw_snapshot *s) {
+    return s->code_length + 1 + s->params_length + 1 + s->display_code_length + 1 + s->display_params_length + 1
+         + s->error_codes_size + 1;
+}
+
+/* Bytes the texts after the first version's take in the text buffer: the second version's (the label,
+   the initial value and the hint, each with its NUL, and the error list with its final NUL), then the
+   third's (the normalised value) and the fourth's (see snapshot_v4_text_bytes) when `size` covers them. */
 static inline size_t snapshot_v2_text_bytes(const fw_snapshot *s) {
     size_t v3 = s->size >= TEST_SNAPSHOT_V3_SIZE ? s->normalized_length + 1 : 0;
-    return s->label_length + 1 + s->initial_length + 1 + s->hint_length + 1 + s->errors_size + 1 + v3;
+    size_t v4 = s->size >= TEST_SNAPSHOT_V4_SIZE ? snapshot_v4_text_bytes(s) : 0;
+    return s->label_length + 1 + s->initial_length + 1 + s->hint_length + 1 + s->errors_size + 1 + v3 + v4;
 }
 
 /* The form's fw_form_info (every byte first set to 0x5A, so a member left unwritten shows). */

@@ -21,11 +21,22 @@
  * secret from one third-version fw_field_snapshot (sizeof(fw_snapshot)); per form values, every
  * field's fw_field_normalized_value (what a submission uses). The spec's normalize / secret keys
  * reach the engine through fw_form_load_spec.
+ * The keys of vectors 64-68 (failure codes, parameters, locales): per field code, params (the
+ * engine's JSON object text parsed and compared structurally: keys in any order, numbers by value,
+ * strings by bytes), display_code and error_codes (the code list, laid out as the error list) from one
+ * fourth-version fw_field_snapshot (sizeof(fw_snapshot)); a spec's top-level "locale" reaches the
+ * engine through fw_form_load_spec. A field's expectation with a key no runner knows fails the vector.
  * Then every vector's `records` go through the batch path: one fw_form_check_batch over columns built
  * from them (a field some record names gets a column, by id, int32 and int64 offsets in turn; a record
  * that leaves it out holds the field's initial value there; a field no record names has no column),
  * messages through fw_form_rule_message, or fw_form_batch_message when the cell says
- * FW_CELL_OWN_MESSAGE; each record's valid flag and errors must equal the vector's.
+ * FW_CELL_OWN_MESSAGE or FW_CELL_LIMIT_EXCEEDED; each record's valid flag and errors must equal the
+ * vector's, and its `codes` (when given) the cells' codes: fw_form_rule_code of the failing rule,
+ * "pattern_limit" for a cell flagged FW_CELL_LIMIT_EXCEEDED. And through the submit path: a new form
+ * per record, its values set, fw_form_submit; the outcome, and every field whose display is an error
+ * with its display message (`errors`) and display code (`codes`).
+ * Top-level `checks` (vector 68) go through fw_check_value (the rules serialized back to JSON text,
+ * the locale NULL when absent), sized first without a buffer: validity, message, code and params.
  *
  * Usage: conformance_runner VECTOR.json...
  * Prints one line per mismatch and a summary; exits 1 on any failure, 2 on a usage error.
@@ -39,7 +50,7 @@
 
 #include "formwell.h"
 
-static long g_vectors, g_steps, g_records, g_checks, g_failures;
+static long g_vectors, g_steps, g_records, g_submits, g_value_checks, g_checks, g_failures;
 
 /* The requests a vector's `take` steps handed out, by label (cleared for every vector). */
 typedef struct {
@@ -447,6 +458,145 @@ static void check_values(const char *file, long step, fw_form *form, json_t *wan
     }
 }
 
+/* JSON equality as the Swift runner's `same` has it: objects key by key whatever their order, arrays
+   item by item, strings by their bytes, numbers by value (8 and 8.0 alike), true, false and null by kind. */
+static bool json_same(json_t *a, json_t *b) {
+    if (json_is_object(a) && json_is_object(b)) {
+        const char *key;
+        json_t *value;
+        if (json_object_size(a) != json_object_size(b)) return false;
+        json_object_foreach(a, key, value) {
+            json_t *other = json_object_get(b, key);
+            if (other == NULL || !json_same(value, other)) return false;
+        }
+        return true;
+    }
+    if (json_is_array(a) && json_is_array(b)) {
+        size_t i;
+        if (json_array_size(a) != json_array_size(b)) return false;
+        for (i = 0; i < json_array_size(a); i++) {
+            if (!json_same(json_array_get(a, i), json_array_get(b, i))) return false;
+        }
+        return true;
+    }
+    if (json_is_string(a) && json_is_string(b)) {
+        return json_string_length(a) == json_string_length(b)
+            && memcmp(json_string_value(a), json_string_value(b), json_string_length(a)) == 0;
+    }
+    if (json_is_integer(a) && json_is_integer(b)) return json_integer_value(a) == json_integer_value(b);
+    if (json_is_number(a) && json_is_number(b)) return json_number_value(a) == json_number_value(b);
+    return (json_is_true(a) && json_is_true(b)) || (json_is_false(a) && json_is_false(b))
+        || (json_is_null(a) && json_is_null(b));
+}
+
+/* Compares the engine's parameters (a JSON object's text) with the vector's object, structurally. */
+static void check_params(const char *file, long step, const char *field, const char *what, json_t *want,
+                         const char *got_text) {
+    json_error_t error;
+    json_t *got = json_loads(got_text, JSON_DECODE_ANY, &error);
+    g_checks++;
+    if (!json_is_object(want)) {
+        failure(file, step, field, what, "an object in the vector", "something else");
+    } else if (!json_is_object(got)) {
+        char g[512];
+        snprintf(g, sizeof g, "%s (not a JSON object)", got_text);
+        failure(file, step, field, what, "a JSON object", g);
+    } else if (!json_same(got, want)) {
+        char *e = json_dumps(want, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+        failure(file, step, field, what, e != NULL ? e : "(the vector's object)", got_text);
+        free(e);
+    }
+    json_decref(got);
+}
+
+/* The keys of vectors 64-68 (code, params, display_code, error_codes), each compared when the vector
+   gives it, from one fourth-version snapshot (sizeof(fw_snapshot) covers `code` .. `error_codes`) whose
+   text buffer is sized by a first call without one. */
+static void check_v4_members(const char *file, long step, fw_form *form, const char *field, json_t *want) {
+    fw_snapshot snap;
+    char *texts;
+    const char *codes[64], *at;
+    size_t text_size, count;
+    fw_status status;
+    json_t *jcode = json_object_get(want, "code"), *jparams = json_object_get(want, "params");
+    json_t *jdisplay = json_object_get(want, "display_code"), *jcodes = json_object_get(want, "error_codes");
+    if (jcode == NULL && jparams == NULL && jdisplay == NULL && jcodes == NULL) return;
+    memset(&snap, 0, sizeof snap);
+    snap.size = sizeof snap;
+    status = fw_field_snapshot(form, field, &snap, NULL, 0);
+    if (status != FW_OK) {
+        status_failure(file, step, field, "fw_field_snapshot (sizing)", status);
+        return;
+    }
+    text_size = snap.text_size > 0 ? snap.text_size : 1;
+    texts = malloc(text_size);
+    if (texts == NULL) {
+        failure(file, step, field, "memory", "enough", "out of memory");
+        return;
+    }
+    memset(&snap, 0, sizeof snap);
+    snap.size = sizeof snap;
+    status = fw_field_snapshot(form, field, &snap, texts, text_size);
+    if (status != FW_OK) {
+        status_failure(file, step, field, "fw_field_snapshot", status);
+        free(texts);
+        return;
+    }
+    if (snap.code == NULL || snap.params == NULL || snap.display_code == NULL || snap.error_codes == NULL) {
+        failure(file, step, field, "codes", "copied texts (a version-4 snapshot)", "NULL");
+        free(texts);
+        return;
+    }
+    g_checks++;
+    if (snap.code_length != strlen(snap.code) || snap.params_length != strlen(snap.params)
+        || snap.display_code_length != strlen(snap.display_code) || snap.display_params_length != strlen(snap.display_params)) {
+        failure(file, step, field, "code/params lengths", "the texts' lengths", "other lengths");
+    }
+    if (jcode != NULL) {
+        if (!json_is_string(jcode)) failure(file, step, field, "code", "a string in the vector", "something else");
+        else check_string(file, step, field, "code", json_string_value(jcode), snap.code);
+    }
+    if (jparams != NULL) check_params(file, step, field, "params", jparams, snap.params);
+    if (jdisplay != NULL) {
+        if (!json_is_string(jdisplay)) failure(file, step, field, "display_code", "a string in the vector", "something else");
+        else check_string(file, step, field, "display_code", json_string_value(jdisplay), snap.display_code);
+    }
+    if (jcodes != NULL) {
+        /* The code list, laid out as the error list: error_count NUL-terminated codes, error_codes_size bytes. */
+        count = 0;
+        at = snap.error_codes;
+        while (count < snap.error_count && count < sizeof codes / sizeof codes[0]) {
+            codes[count++] = at;
+            at += strlen(at) + 1;
+        }
+        g_checks++;
+        if ((size_t)(at - snap.error_codes) != snap.error_codes_size || *at != '\0' || count != snap.error_count) {
+            failure(file, step, field, "error_codes block", "error_count codes in error_codes_size bytes", "another shape");
+        }
+        check_string_list(file, step, field, "error_codes", jcodes, codes, count);
+    }
+    free(texts);
+}
+
+/* The keys a field's expectation may have (the Swift runner's `observed`): any other fails the vector. */
+static void check_known_keys(const char *file, long step, const char *field, json_t *want) {
+    static const char *const known[] = {
+        "phase", "validity", "message", "display", "display_message", "touched", "failing_rule", "visited", "dirty",
+        "modified_since_submit", "errors", "external_error", "tint", "label_raised", "emphasized", "hint", "value",
+        "normalized", "secret", "code", "params", "display_code", "error_codes",
+    };
+    const char *key;
+    json_t *value;
+    json_object_foreach(want, key, value) {
+        size_t i;
+        bool listed = false;
+        (void)value;
+        for (i = 0; i < sizeof known / sizeof known[0] && !listed; i++) listed = strcmp(known[i], key) == 0;
+        g_checks++;
+        if (!listed) failure(file, step, field, "expectation key", "a known key", key);
+    }
+}
+
 static void check_field(const char *file, long step, fw_form *form, const char *field, json_t *want) {
     fw_phase phase;
     fw_validity validity;
@@ -511,6 +661,8 @@ static void check_field(const char *file, long step, fw_form *form, const char *
     }
     check_v2_members(file, step, form, field, want);
     check_v3_members(file, step, form, field, want);
+    check_v4_members(file, step, form, field, want);
+    check_known_keys(file, step, field, want);
     jt = json_object_get(want, "touched");
     if (!json_is_boolean(jt)) {
         failure(file, step, field, "touched", "a boolean in the vector", "missing or not a boolean");
@@ -1090,7 +1242,7 @@ static void run_records(const char *file, fw_form *form, json_t *spec, json_t *r
     }
     for (r = 0; r < n; r++) {
         json_t *record = json_array_get(records, r), *jvalid = json_object_get(record, "valid");
-        json_t *errors = json_object_get(record, "errors");
+        json_t *errors = json_object_get(record, "errors"), *codes = json_object_get(record, "codes");
         char where[64];
         const char *key;
         json_t *message;
@@ -1104,12 +1256,28 @@ static void run_records(const char *file, fw_form *form, json_t *spec, json_t *r
         if (json_is_true(jvalid) != (valid[r] == 1)) {
             failure(file, -1, where, "batch valid", bool_name(json_is_true(jvalid)), bool_name(valid[r] == 1));
         }
+        if (codes != NULL && !json_is_object(codes)) {
+            failure(file, -1, where, "codes", "an object in the vector", "something else");
+            codes = NULL;
+        }
         for (f = 0; f < count; f++) {
             char label[300], by_rule[512], by_record[512];
             const char *want = json_string_value(json_object_get(errors, ids[f]));
             const char *got = "";
             int32_t rule = rules[r * count + f];
             snprintf(label, sizeof label, "record %zu: %s", r, ids[f]);
+            if (codes != NULL) {
+                /* The cell's code: "pattern_limit" when flagged, else the failing rule's (none: ""). */
+                const char *want_code = json_string_value(json_object_get(codes, ids[f]));
+                char code[64] = "";
+                if (rule >= 0 && (flags[r * count + f] & FW_CELL_LIMIT_EXCEEDED)) {
+                    strcpy(code, "pattern_limit");
+                } else if (rule >= 0) {
+                    status = fw_form_rule_code(form, f, (size_t)rule, code, sizeof code, NULL);
+                    if (status != FW_OK) status_failure(file, -1, label, "fw_form_rule_code", status);
+                }
+                check_string(file, -1, label, "batch code", want_code != NULL ? want_code : "", code);
+            }
             status = fw_form_batch_message(form, columns, used, n, r, f, by_record, sizeof by_record, NULL);
             if (status != FW_OK) {
                 status_failure(file, -1, label, "fw_form_batch_message", status);
@@ -1121,7 +1289,9 @@ static void run_records(const char *file, fw_form *form, json_t *spec, json_t *r
                     status_failure(file, -1, label, "fw_form_rule_message", status);
                     continue;
                 }
-                got = (flags[r * count + f] & FW_CELL_OWN_MESSAGE) ? by_record : by_rule;
+                /* A custom validator's own words, or a pattern stopped at its limits ("This value is too
+                   complex to check"): the record's message; else the failing rule's. */
+                got = (flags[r * count + f] & (FW_CELL_OWN_MESSAGE | FW_CELL_LIMIT_EXCEEDED)) ? by_record : by_rule;
             }
             check_string(file, -1, label, "batch error", want != NULL ? want : "", got);
             check_string(file, -1, label, "fw_form_batch_message", want != NULL ? want : "", by_record);
@@ -1131,6 +1301,14 @@ static void run_records(const char *file, fw_form *form, json_t *spec, json_t *r
             (void)message;
             for (f = 0; f < count; f++) known |= strcmp(ids[f], key) == 0;
             if (!known) failure(file, -1, where, "errors", "a field of the form", key);
+        }
+        if (codes != NULL) {
+            json_object_foreach(codes, key, message) {
+                int known = 0;
+                (void)message;
+                for (f = 0; f < count; f++) known |= strcmp(ids[f], key) == 0;
+                if (!known) failure(file, -1, where, "codes", "a field of the form", key);
+            }
         }
     }
     {
@@ -1153,6 +1331,170 @@ done:
     free(rules);
 }
 
+/* A new form for the vector: the starts_with_plus validator, then the spec (JSON text). NULL on failure. */
+static fw_form *new_form(const char *file, const char *spec_text) {
+    fw_form *form = NULL;
+    fw_status status = fw_form_create(&form);
+    if (status != FW_OK) {
+        status_failure(file, -1, "(vector)", "fw_form_create", status);
+        return NULL;
+    }
+    status = fw_form_define_validator(form, "starts_with_plus", starts_with_plus, NULL, NULL);
+    if (status != FW_OK) {
+        status_failure(file, -1, "(vector)", "fw_form_define_validator", status);
+        fw_form_free(form);
+        return NULL;
+    }
+    status = fw_form_load_spec(form, spec_text);
+    if (status != FW_OK) {
+        status_failure(file, -1, "(vector)", "fw_form_load_spec", status);
+        fw_form_free(form);
+        return NULL;
+    }
+    return form;
+}
+
+/* The records through the submit path, as the Swift runner's `submit(values)`: on a new form per record,
+   the record's values set, then fw_form_submit (whole form); the outcome must be the record's `valid`,
+   every field whose display is an error must be in `errors` with its display message (and no other
+   field), and, when the record has `codes`, in `codes` with its display code. */
+static void run_submits(const char *file, const char *spec_text, json_t *records) {
+    size_t r, f, count = 0;
+    json_t *record;
+    json_array_foreach(records, r, record) {
+        json_t *values = json_object_get(record, "values"), *jvalid = json_object_get(record, "valid");
+        json_t *errors = json_object_get(record, "errors"), *codes = json_object_get(record, "codes"), *jv;
+        const char *key;
+        char where[64];
+        int32_t outcome = -1;
+        fw_status status;
+        fw_form *form;
+        snprintf(where, sizeof where, "record %zu (submit)", r);
+        if (!json_is_object(values) || !json_is_boolean(jvalid) || !json_is_object(errors)
+            || (codes != NULL && !json_is_object(codes))) {
+            failure(file, -1, where, "shape", "\"values\", \"errors\" (and \"codes\") objects, \"valid\" boolean", "another");
+            continue;
+        }
+        form = new_form(file, spec_text);
+        if (form == NULL) return;
+        if ((status = fw_form_field_count(form, &count)) != FW_OK) {
+            status_failure(file, -1, where, "fw_form_field_count", status);
+            fw_form_free(form);
+            return;
+        }
+        g_submits++;
+        json_object_foreach(values, key, jv) {
+            const char *value = json_string_value(jv);
+            status = value != NULL ? fw_field_set_value(form, key, value) : FW_ERR_INVALID_ARGUMENT;
+            if (status != FW_OK) status_failure(file, -1, where, "fw_field_set_value", status);
+        }
+        status = fw_form_submit(form, NULL, &outcome);
+        if (status != FW_OK) {
+            status_failure(file, -1, where, "fw_form_submit", status);
+            fw_form_free(form);
+            continue;
+        }
+        g_checks++;
+        if ((outcome == FW_SUBMIT_VALID) != json_is_true(jvalid) || (outcome != FW_SUBMIT_VALID && outcome != FW_SUBMIT_INVALID)) {
+            failure(file, -1, where, "submit outcome", json_is_true(jvalid) ? "valid" : "invalid",
+                    outcome == FW_SUBMIT_VALID ? "valid" : outcome == FW_SUBMIT_INVALID ? "invalid" : "pending or unknown");
+        }
+        for (f = 0; f < count; f++) {
+            fw_snapshot snap;
+            char texts[2048], label[300], *id = field_id_at(form, f);
+            const char *want = id != NULL ? json_string_value(json_object_get(errors, id)) : NULL;
+            const char *want_code = id != NULL && codes != NULL ? json_string_value(json_object_get(codes, id)) : NULL;
+            bool shown;
+            snprintf(label, sizeof label, "record %zu (submit): %s", r, id != NULL ? id : "(no id)");
+            free(id);
+            memset(&snap, 0, sizeof snap);
+            snap.size = sizeof snap;
+            status = fw_field_snapshot_at(form, f, &snap, texts, sizeof texts);
+            if (status != FW_OK) {
+                status_failure(file, -1, label, "fw_field_snapshot_at", status);
+                continue;
+            }
+            shown = snap.display == FW_DISPLAY_ERROR;
+            check_string(file, -1, label, "error", want != NULL ? want : "", shown ? snap.display_message : "");
+            if (codes != NULL) check_string(file, -1, label, "code", want_code != NULL ? want_code : "", shown ? snap.display_code : "");
+        }
+        fw_form_free(form);
+    }
+}
+
+/* ---- single-value checks ---- */
+
+/* The vector's top-level `checks` through fw_check_value: the check's rules serialized back to JSON
+   text, its value and locale (absent: NULL, English); validity, message, code and parameters compared. */
+static void run_checks(const char *file, json_t *checks) {
+    size_t i;
+    json_t *check;
+    if (!json_is_array(checks)) {
+        failure(file, -1, "(checks)", "checks", "an array", "something else");
+        return;
+    }
+    json_array_foreach(checks, i, check) {
+        json_t *rules = json_object_get(check, "rules"), *jlocale = json_object_get(check, "locale");
+        json_t *params = json_object_get(check, "params");
+        const char *value = json_string_value(json_object_get(check, "value"));
+        const char *validity = json_string_value(json_object_get(check, "validity"));
+        const char *message = json_string_value(json_object_get(check, "message"));
+        const char *code = json_string_value(json_object_get(check, "code"));
+        const char *locale = json_string_value(jlocale);
+        fw_check_result verdict, sized;
+        char where[64], *rules_text, *texts;
+        fw_status status;
+        snprintf(where, sizeof where, "check %zu", i);
+        if (!(json_is_array(rules) || json_is_object(rules)) || value == NULL || validity == NULL || message == NULL
+            || code == NULL || !json_is_object(params) || (jlocale != NULL && locale == NULL)) {
+            failure(file, -1, where, "shape", "rules, value, validity, message, code, params (and a string locale)", "another");
+            continue;
+        }
+        g_value_checks++;
+        rules_text = json_dumps(rules, JSON_COMPACT | JSON_REAL_PRECISION(15));
+        if (rules_text == NULL) {
+            failure(file, -1, where, "rules", "serializable JSON", "json_dumps failed");
+            continue;
+        }
+        /* Sized first (no buffer: FW_OK, no text), then read into a buffer of exactly text_size. */
+        memset(&sized, 0, sizeof sized);
+        sized.size = sizeof sized;
+        status = fw_check_value(rules_text, value, locale, &sized, NULL, 0);
+        if (status != FW_OK) {
+            status_failure(file, -1, where, "fw_check_value (sizing)", status);
+            free(rules_text);
+            continue;
+        }
+        texts = malloc(sized.text_size > 0 ? sized.text_size : 1);
+        if (texts == NULL) {
+            failure(file, -1, where, "memory", "enough", "out of memory");
+            free(rules_text);
+            continue;
+        }
+        memset(&verdict, 0, sizeof verdict);
+        verdict.size = sizeof verdict;
+        status = fw_check_value(rules_text, value, locale, &verdict, texts, sized.text_size);
+        if (status != FW_OK) {
+            status_failure(file, -1, where, "fw_check_value", status);
+        } else if (verdict.message == NULL || verdict.code == NULL || verdict.params == NULL) {
+            failure(file, -1, where, "texts", "copied", "NULL");
+        } else {
+            check_string(file, -1, where, "validity", validity, validity_name((int)verdict.validity));
+            check_string(file, -1, where, "message", message, verdict.message);
+            check_string(file, -1, where, "code", code, verdict.code);
+            check_params(file, -1, where, "params", params, verdict.params);
+            g_checks++;
+            if (verdict.text_size != sized.text_size
+                || verdict.text_size != verdict.message_length + verdict.code_length + verdict.params_length + 3
+                || (verdict.validity == FW_VALIDITY_INVALID) != (verdict.failing_rule >= 0)) {
+                failure(file, -1, where, "text_size / failing_rule", "consistent with the texts and validity", "not");
+            }
+        }
+        free(texts);
+        free(rules_text);
+    }
+}
+
 /* ---- one vector file ---- */
 
 static void run_vector(const char *file) {
@@ -1161,7 +1503,7 @@ static void run_vector(const char *file) {
     json_t *spec, *steps, *step;
     fw_form *form = NULL;
     fw_status status;
-    char *text;
+    char *text = NULL;
     char **ids = NULL;
     size_t count = 0, i, index;
 
@@ -1198,7 +1540,6 @@ static void run_vector(const char *file) {
         goto done;
     }
     status = fw_form_load_spec(form, text);
-    free(text);
     if (status != FW_OK) {
         status_failure(file, -1, "(vector)", "fw_form_load_spec", status);
         goto done;
@@ -1226,9 +1567,15 @@ static void run_vector(const char *file) {
     /* After the steps on purpose: a batch reads the rules and initial values, never the form's state. */
     if (json_is_array(json_object_get(root, "records"))) {
         run_records(file, form, spec, json_object_get(root, "records"), ids, count);
+        run_submits(file, text, json_object_get(root, "records"));
+    } else if (json_object_get(root, "records") != NULL) {
+        failure(file, -1, "(vector)", "records", "an array", "something else");
     }
+    /* Single-value checks (no form). */
+    if (json_object_get(root, "checks") != NULL) run_checks(file, json_object_get(root, "checks"));
 
 done:
+    free(text);
     if (ids != NULL) {
         for (i = 0; i < count; i++) free(ids[i]);
         free(ids);
@@ -1248,7 +1595,7 @@ int main(int argc, char **argv) {
         g_failures++;
         printf("conformance_runner: %lu forms still alive after the run\n", (unsigned long)fw_form_live_count());
     }
-    printf("conformance_runner: %ld vectors, %ld steps, %ld records (batch), %ld checks, %ld failures\n",
-           g_vectors, g_steps, g_records, g_checks, g_failures);
+    printf("conformance_runner: %ld vectors, %ld steps, %ld records (batch), %ld records (submit), %ld value checks, "
+           "%ld checks, %ld failures\n", g_vectors, g_steps, g_records, g_submits, g_value_checks, g_checks, g_failures);
     return g_failures == 0 ? 0 : 1;
 }

@@ -316,8 +316,12 @@ static void error_mode_all(void) {
     CHECK(s->errors == s->hint + s->hint_length + 1);
     CHECK(s->text_size == s->message_length + s->display_message_length + s->value_length + 3
                           + s->label_length + s->initial_length + s->hint_length + 3 + 25 + 1
-                          + s->normalized_length + 1); /* the third version's normalised value last */
+                          + s->normalized_length + 1 /* the third version's normalised value */
+                          + snapshot_v4_text_bytes(s)); /* the fourth version's codes and parameters last */
     CHECK(s->normalized == s->errors + 25 + 1 && s->normalized_length == s->value_length);
+    /* The fourth version's code list is laid out as the error list: one code per message. */
+    CHECK(s->error_codes_size == 11 + 6 && memcmp(s->error_codes, "min_length\0regex\0", 18) == 0);
+    CHECK_STR(s->code, "min_length");
     CHECK_OK(fw_field_set_value(form, "u", "ABCDEF")); /* long enough, still not lowercase */
     s = look(form, "u", &v);
     CHECK(s->failing_rule == 2 && errors_are(s, regex_only, 1));
@@ -936,8 +940,12 @@ static void growth_v1(void) {
     CHECK_STR(s->hint, "Enter at least 5 characters");
     CHECK(s->errors == texts + 38 + 28);
     CHECK(memcmp(s->errors, "Too short\0Lowercase only\0", 26) == 0);
-    CHECK(s->text_size == need + 10 + 4 + 28 + 26 + s->value_length + 1); /* + the normalised value */
+    /* + the normalised value, + the fourth version's "min_length" "{"length":5,"unit":"graphemes"}" twice
+       and the code list "min_length\0regex\0\0" (error mode all) */
+    CHECK(s->text_size == need + 10 + 4 + 28 + 26 + s->value_length + 1 + (11 + 32) * 2 + 18);
     CHECK(s->normalized == s->errors + 26 && strcmp(s->normalized, s->value) == 0 && !s->secret);
+    CHECK(s->code == s->normalized + s->normalized_length + 1 && s->error_codes == s->display_params + 32);
+    CHECK(memcmp(s->error_codes, "min_length\0regex\0", 18) == 0);
     CHECK(!s->visited && !s->dirty && !s->modified_since_submit && !s->external_error);
     CHECK(s->label_raised && !s->emphasized && s->mode == FW_MODE_TWO_STAGE && s->tint == FW_TINT_ERROR);
     CHECK(all_bytes(one.bytes + sizeof(fw_snapshot), sizeof one - sizeof(fw_snapshot), SENTINEL));

@@ -2,8 +2,9 @@
 /* A hostile client: every kind of abuse the C boundary must survive in one process — bad handles for
    every function, NULL and malformed strings, out-of-range numbers, catastrophic patterns, callbacks
    that misbehave or re-enter, asynchronous requests resolved with garbage, after a free, from a
-   validator, from other threads, or never — ending with a check that forms made before the abuse are
-   intact. */
+   validator, from other threads, or never; locales, message catalogues and single-value checks fed
+   garbage, refused from inside a validator and replaced while other threads use them — ending with a
+   check that forms made before the abuse are intact. */
 #include <pthread.h>
 #include <stdint.h>
 #include <time.h>
@@ -223,6 +224,20 @@ static void every_function(fw_form *form, fw_status expected) {
         CASE(fw_form_next_due_time(form, &due, &flag), expected);
         CHECK(due == 7);
     }
+    /* Messages: locales, rule codes and parameters (valid arguments otherwise). */
+    CASE(fw_form_set_locale(form, "fr"), expected);
+    CASE(fw_form_set_locale(form, "xx"), expected); /* the handle is refused before the tag is looked up */
+    strcpy(buf, "stale");
+    CASE(fw_form_locale(form, buf, sizeof buf, &n), expected);
+    CHECK_STR(buf, "");
+    CASE(fw_form_locale(form, NULL, 0, &n), expected);
+    strcpy(buf, "stale");
+    CASE(fw_form_rule_code(form, 0, 0, buf, sizeof buf, &n), expected);
+    CHECK_STR(buf, "");
+    strcpy(buf, "stale");
+    CASE(fw_form_rule_params(form, 0, 0, buf, sizeof buf, &n), expected);
+    CHECK_STR(buf, "");
+    CASE(fw_form_rule_code(form, SIZE_MAX, SIZE_MAX, NULL, 0, NULL), expected);
     CASE(fw_field_value(form, "f", buf, sizeof buf, &n), expected);
     CHECK_STR(buf, ""); /* failed string calls leave "" in the buffer, never stale text */
 }
@@ -555,10 +570,16 @@ static char *fingerprint(fw_form *form) {
     size_t count = 0, i, used = 0, size;
     char *out, texts[4096];
     if (fw_form_field_count(form, &count) != FW_OK) return NULL;
-    size = 512 + count * (sizeof texts + 512);
+    size = 512 + count * (sizeof texts + 1024);
     out = malloc(size);
     if (!out) return NULL;
     used += (size_t)snprintf(out, size, "%zu fields\n", count);
+    {
+        /* The catalogue its messages come from (fw_form_set_locale). */
+        char locale[64];
+        fw_status status = fw_form_locale(form, locale, sizeof locale, NULL);
+        used += (size_t)snprintf(out + used, size - used, "locale %d [%s]\n", (int)status, status == FW_OK ? locale : "-");
+    }
     {
         /* The form's own state, its revision included: a refused call changes nothing observable. */
         fw_form_info info;
@@ -599,6 +620,13 @@ static char *fingerprint(fw_form *form) {
                                  snap.initial_length, snap.hint_length, snap.errors_size,
                                  status == FW_OK ? snap.label : "-", status == FW_OK ? snap.initial : "-",
                                  status == FW_OK ? snap.hint : "-", status == FW_OK ? snap.errors : "-");
+        /* The fourth version: codes and parameters (the code list's first code). */
+        used += (size_t)snprintf(out + used, size - used, "   %zu %zu %zu %zu %zu [%s] [%s] [%s] [%s] [%s]\n",
+                                 snap.code_length, snap.params_length, snap.display_code_length,
+                                 snap.display_params_length, snap.error_codes_size,
+                                 status == FW_OK ? snap.code : "-", status == FW_OK ? snap.params : "-",
+                                 status == FW_OK ? snap.display_code : "-", status == FW_OK ? snap.display_params : "-",
+                                 status == FW_OK ? snap.error_codes : "-");
     }
     return out;
 }
@@ -1492,6 +1520,233 @@ static void reentrant_new_functions(void) {
     CHECK_OK(fw_form_free(other));
 }
 
+/* ---- messages: locales, catalogues, rule codes, single-value checks ---- */
+
+/* fw_form_set_locale / fw_form_locale / fw_form_rule_code / fw_form_rule_params on `target` (fields "x"
+   with four length rules, "huge" with [a-z]+, ...), and the functions that need no form
+   (fw_locales, fw_message_catalog, fw_add_message_catalog, fw_check_value): NULLs, malformed UTF-8,
+   unknown tags, malformed catalogues and rules, indexes and sizes out of range. Every refusal exact,
+   none changing the form (the fingerprint holds its locale and every field's codes and parameters)
+   or the process's catalogues. */
+static void messages_functions(fw_form *target) {
+    static const struct { const char *bytes; int64_t offset; } bad[] = {
+        {"\x80", 0}, {"ok\xC0\xAF", 2}, {"\xED\xA0\x80", 0}, {"abc\xF4\x90\x80\x80", 3},
+        {"\xE2\x82", 0}, {"x\xFE", 1}, {"caf\xC3", 3},
+    };
+    static const char *const unknown[] = {"xx", "", "-", "_", "fr-", "-fr", "fr--CA", "1fr", "f r", "fr-toolongsubtag",
+                                          "zz-FR", "fr-CA-x-private-toolongsubtag", "\xC3\xA9n"};
+    static const char *const malformed[] = {
+        "", "{", "null", "[]", "\"de\"", "{\"locale\": \"de\"} x", "{\"locale\": \"de\",}",
+        "{\"locale\": \"de\", \"failures\": {\"nope\": {}}}", "{\"locale\": \"de\", \"plurals\": \"few\"}",
+        "{\"locale\": \"de\", \"plurals\": 1}", "{\"locale\": \"\"}", "{\"locale\": \"de-\"}", "{\"locale\": 7}",
+        "{\"locale\": \"de\", \"units\": []}", "{\"locale\": \"de\", \"units\": {\"bytes\": 1}}",
+        "{\"locale\": \"de\", \"failures\": []}", "{\"locale\": \"de\", \"failures\": {\"email\": {\"hint\": 3}}}",
+        "{\"locale\": \"de\", \"announcement\": []}", "{\"locale\": \"de\", \"list_separator\": null}",
+    };
+    static const char *const bad_rules[] = {
+        "", "[", "{", "null", "42", "\"required\"", "[42]", "[[]]", "{}", "{\"rule\": 1}", "{\"rule\": \"nope\"}",
+        "{\"rule\": \"min_length\"}", "{\"rule\": \"min_length\", \"length\": -1}", "{\"rule\": \"min_length\", \"length\": 1.5}",
+        "{\"rule\": \"required\", \"colour\": 1}", "{\"rule\": \"required\", \"message\": \"a\\u0000b\"}",
+        "{\"rule\": \"set\", \"name\": \"x\"}", "[{\"rule\": \"required\"}] x",
+    };
+    static const char *const refused_rules[] = {
+        "{\"rule\": \"matches\", \"field\": \"x\"}", "{\"rule\": \"not_equal\", \"field\": \"x\"}",
+        "{\"rule\": \"required_with\", \"field\": \"x\"}", "{\"rule\": \"required_without\", \"field\": \"x\"}",
+        "{\"rule\": \"required_if\", \"field\": \"x\", \"value\": \"y\"}", "{\"rule\": \"custom\", \"name\": \"v\"}",
+        "{\"rule\": \"async\", \"name\": \"available\"}", "[{\"rule\": \"required\"}, {\"rule\": \"async\", \"name\": \"a\"}]",
+    };
+    static const size_t bad_sizes[] = {0, 1, 7, 8, sizeof(fw_check_result) - 8, sizeof(fw_check_result) - 1,
+                                       (size_t)INT32_MAX + 8, (size_t)1 << 40, SIZE_MAX};
+    union {
+        fw_check_result result;
+        unsigned char bytes[sizeof(fw_check_result) + 16];
+    } memory;
+    fw_check_result *verdict = &memory.result;
+    char buf[128], locales[64], shipped[64];
+    size_t fields = 0, n = 0, k, length = 0;
+    const char *rules = "{\"rule\": \"min_length\", \"length\": 2}";
+
+    CHECK_OK(fw_form_field_count(target, &fields));
+    CHECK_OK(fw_locales(shipped, sizeof shipped, NULL));
+
+    /* fw_form_set_locale: NULL, malformed UTF-8 (with the offset), tags no catalogue matches. */
+    HCASE(target, fw_form_set_locale(target, NULL), FW_ERR_NULL_ARGUMENT);
+    for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        HCASE_AT(target, fw_form_set_locale(target, bad[k].bytes), FW_ERR_INVALID_UTF8, bad[k].offset);
+    }
+    for (k = 0; k < sizeof unknown / sizeof unknown[0]; k++) {
+        HCASE(target, fw_form_set_locale(target, unknown[k]), FW_ERR_INVALID_ARGUMENT);
+    }
+    {
+        size_t size = 1u << 20;
+        char *tag = malloc(size + 1);
+        if (tag != NULL) {
+            memset(tag, 'a', size);
+            tag[size] = '\0';
+            HCASE(target, fw_form_set_locale(target, tag), FW_ERR_INVALID_ARGUMENT); /* a 1 MB tag */
+            memcpy(tag, "fr-", 3);
+            HCASE(target, fw_form_set_locale(target, tag), FW_ERR_INVALID_ARGUMENT);
+            tag[size - 1] = '\xC3';
+            HCASE_AT(target, fw_form_set_locale(target, tag), FW_ERR_INVALID_UTF8, (int64_t)(size - 1));
+            free(tag);
+        }
+    }
+    /* Documented: strings are NUL-terminated, so "fr\0xx" names "fr". */
+    CASE(fw_form_set_locale(target, "fr\0xx"), FW_OK);
+    CHECK_OK(fw_form_locale(target, buf, sizeof buf, NULL));
+    CHECK_STR(buf, "fr");
+    CASE(fw_form_set_locale(target, "en"), FW_OK);
+
+    /* fw_form_locale: NULL buffers with a size, too small, a size query. */
+    HCASE(target, fw_form_locale(target, NULL, 1, &n), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_locale(target, NULL, SIZE_MAX, NULL), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_locale(target, NULL, 0, NULL), FW_OK);
+    n = 0;
+    HCASE(target, fw_form_locale(target, buf, 1, &n), FW_ERR_BUFFER_TOO_SMALL);
+    CHECK(n == 2 && buf[0] == '\0');
+
+    /* fw_form_rule_code / fw_form_rule_params: indexes out of range, NULL buffers, too small. */
+    {
+        size_t field_indexes[] = {fields, fields + 1, (size_t)INT64_MAX, (size_t)INT64_MAX + 1, SIZE_MAX};
+        size_t rule_indexes[] = {4, 5, (size_t)INT32_MAX + 1, (size_t)INT64_MAX + 1, SIZE_MAX};
+        for (k = 0; k < 5; k++) {
+            strcpy(buf, "stale");
+            HCASE(target, fw_form_rule_code(target, field_indexes[k], 0, buf, sizeof buf, &n), FW_ERR_INVALID_ARGUMENT);
+            CHECK_STR(buf, "");
+            strcpy(buf, "stale");
+            HCASE(target, fw_form_rule_params(target, field_indexes[k], 0, buf, sizeof buf, &n), FW_ERR_INVALID_ARGUMENT);
+            CHECK_STR(buf, "");
+            HCASE(target, fw_form_rule_code(target, 0, rule_indexes[k], buf, sizeof buf, &n), FW_ERR_INVALID_ARGUMENT);
+            HCASE(target, fw_form_rule_params(target, 0, rule_indexes[k], NULL, 0, NULL), FW_ERR_INVALID_ARGUMENT);
+            HCASE(target, fw_form_rule_code(target, 1, rule_indexes[k] - 3, buf, sizeof buf, &n), FW_ERR_INVALID_ARGUMENT);
+        }
+    }
+    HCASE(target, fw_form_rule_code(target, 0, 0, NULL, 1, &n), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_rule_params(target, 0, 0, NULL, SIZE_MAX, &n), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_form_rule_code(target, 0, 0, NULL, 0, NULL), FW_OK);
+    n = 0;
+    HCASE(target, fw_form_rule_params(target, 1, 0, buf, 2, &n), FW_ERR_BUFFER_TOO_SMALL);
+    CHECK(n == strlen("{\"pattern\":\"[a-z]+\"}"));
+    CHECK_STR(buf, "{");
+    HCASE(target, fw_form_rule_code(target, 1, 0, buf, sizeof buf, &n), FW_OK);
+    CHECK_STR(buf, "regex");
+
+    /* fw_locales and fw_message_catalog: NULLs, malformed UTF-8, unknown tags; "" left behind. */
+    HCASE(target, fw_locales(NULL, 1, &n), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_locales(NULL, SIZE_MAX, NULL), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_locales(NULL, 0, NULL), FW_OK);
+    HCASE(target, fw_message_catalog(NULL, buf, sizeof buf, &n), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_message_catalog("en", NULL, 1, &n), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_message_catalog("en", NULL, SIZE_MAX, &n), FW_ERR_NULL_ARGUMENT);
+    for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        strcpy(buf, "stale");
+        HCASE_AT(target, fw_message_catalog(bad[k].bytes, buf, sizeof buf, &n), FW_ERR_INVALID_UTF8, bad[k].offset);
+        CHECK_STR(buf, "");
+    }
+    for (k = 0; k < sizeof unknown / sizeof unknown[0]; k++) {
+        strcpy(buf, "stale");
+        HCASE(target, fw_message_catalog(unknown[k], buf, sizeof buf, &n), FW_ERR_INVALID_ARGUMENT);
+        CHECK_STR(buf, "");
+    }
+    length = 0;
+    HCASE(target, fw_message_catalog("fr", buf, sizeof buf, &length), FW_ERR_BUFFER_TOO_SMALL);
+    CHECK(length > sizeof buf && strlen(buf) < sizeof buf);
+
+    /* fw_add_message_catalog: NULL, malformed UTF-8 (raw, and inside a JSON string), malformed
+       catalogues, nesting deeper than the parser takes; nothing registered. */
+    HCASE(target, fw_add_message_catalog(NULL), FW_ERR_NULL_ARGUMENT);
+    for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        HCASE_AT(target, fw_add_message_catalog(bad[k].bytes), FW_ERR_INVALID_UTF8, bad[k].offset);
+    }
+    HCASE_AT(target, fw_add_message_catalog("{\"locale\": \"de\", \"language\": \"Deutsch\xFF\"}"), FW_ERR_INVALID_UTF8, 37);
+    HCASE_AT(target, fw_add_message_catalog("{\"locale\": \"d\xC3\"}"), FW_ERR_INVALID_UTF8, 13);
+    for (k = 0; k < sizeof malformed / sizeof malformed[0]; k++) {
+        HCASE(target, fw_add_message_catalog(malformed[k]), FW_ERR_INVALID_SPEC);
+    }
+    {
+        size_t depth = 100000, i;
+        char *deep = malloc(2 * depth + 1);
+        if (deep != NULL) {
+            for (i = 0; i < depth; i++) {
+                deep[i] = '[';
+                deep[depth + i] = ']';
+            }
+            deep[2 * depth] = '\0';
+            HCASE(target, fw_add_message_catalog(deep), FW_ERR_INVALID_SPEC);
+            memory.result.size = sizeof(fw_check_result);
+            HCASE(target, fw_check_value(deep, "a", NULL, verdict, buf, sizeof buf), FW_ERR_INVALID_SPEC);
+            for (i = 0; i < depth; i++) deep[i] = '{';
+            HCASE(target, fw_add_message_catalog(deep), FW_ERR_INVALID_SPEC);
+            free(deep);
+        }
+    }
+    CHECK_OK(fw_locales(locales, sizeof locales, NULL));
+    CHECK_STR(locales, shipped); /* no refused catalogue was registered */
+
+    /* fw_check_value: NULLs, struct sizes and alignment, malformed UTF-8 in each string, malformed
+       rules, rules that need a form, unknown locales. */
+    memset(&memory, 0x5A, sizeof memory);
+    verdict->size = sizeof *verdict;
+    HCASE(target, fw_check_value(NULL, "a", NULL, verdict, buf, sizeof buf), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_check_value(rules, NULL, NULL, verdict, buf, sizeof buf), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_check_value(rules, "a", NULL, NULL, buf, sizeof buf), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_check_value(rules, "a", NULL, verdict, NULL, 1), FW_ERR_NULL_ARGUMENT);
+    HCASE(target, fw_check_value(rules, "a", NULL, verdict, NULL, SIZE_MAX), FW_ERR_NULL_ARGUMENT);
+    for (k = 0; k < sizeof bad_sizes / sizeof bad_sizes[0]; k++) {
+        memset(&memory, 0x5A, sizeof memory);
+        verdict->size = bad_sizes[k];
+        HCASE(target, fw_check_value(rules, "a", NULL, verdict, buf, sizeof buf), FW_ERR_INVALID_ARGUMENT);
+        CHECK(all_bytes_equal(memory.bytes + sizeof(size_t), sizeof memory - sizeof(size_t), 0x5A));
+    }
+    memset(&memory, 0x5A, sizeof memory);
+    *(size_t *)(void *)(memory.bytes + 8) = sizeof(fw_check_result);
+    HCASE(target, fw_check_value(rules, "a", NULL, (fw_check_result *)(void *)(memory.bytes + 4), buf, sizeof buf),
+          FW_ERR_INVALID_ARGUMENT);
+    memset(&memory, 0x5A, sizeof memory);
+    verdict->size = sizeof *verdict;
+    for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        HCASE_AT(target, fw_check_value(bad[k].bytes, "a", NULL, verdict, buf, sizeof buf), FW_ERR_INVALID_UTF8, bad[k].offset);
+        HCASE_AT(target, fw_check_value(rules, bad[k].bytes, NULL, verdict, buf, sizeof buf), FW_ERR_INVALID_UTF8,
+                 bad[k].offset);
+        HCASE_AT(target, fw_check_value(rules, "a", bad[k].bytes, verdict, buf, sizeof buf), FW_ERR_INVALID_UTF8,
+                 bad[k].offset);
+    }
+    for (k = 0; k < sizeof bad_rules / sizeof bad_rules[0]; k++) {
+        HCASE(target, fw_check_value(bad_rules[k], "a", NULL, verdict, buf, sizeof buf), FW_ERR_INVALID_SPEC);
+    }
+    HCASE(target, fw_check_value("{\"rule\": \"regex\", \"pattern\": \"a{2,1}\"}", "a", NULL, verdict, buf, sizeof buf),
+          FW_ERR_INVALID_PATTERN);
+    for (k = 0; k < sizeof refused_rules / sizeof refused_rules[0]; k++) {
+        HCASE(target, fw_check_value(refused_rules[k], "a", NULL, verdict, buf, sizeof buf), FW_ERR_INVALID_ARGUMENT);
+    }
+    for (k = 0; k < sizeof unknown / sizeof unknown[0]; k++) {
+        HCASE(target, fw_check_value(rules, "a", unknown[k], verdict, buf, sizeof buf), FW_ERR_INVALID_ARGUMENT);
+    }
+    /* A 10 MB value: judged, its length counted, nothing of it in the verdict's texts. */
+    {
+        size_t size = 10u << 20;
+        char *big = malloc(size + 1);
+        if (big != NULL) {
+            memset(big, 'a', size);
+            big[size] = '\0';
+            memset(&memory, 0x5A, sizeof memory);
+            verdict->size = sizeof *verdict;
+            HCASE(target, fw_check_value("{\"rule\": \"max_length\", \"length\": 5}", big, NULL, verdict, buf, sizeof buf),
+                  FW_OK);
+            CHECK(verdict->validity == FW_VALIDITY_INVALID && verdict->text_size < 100);
+            CHECK_STR(verdict->code, "max_length");
+            big[size - 1] = '\xC3';
+            HCASE_AT(target, fw_check_value(rules, big, NULL, verdict, buf, sizeof buf), FW_ERR_INVALID_UTF8,
+                     (int64_t)(size - 1));
+            free(big);
+        }
+    }
+    CHECK_OK(fw_locales(locales, sizeof locales, NULL));
+    CHECK_STR(locales, shipped);
+    CHECK_OK(fw_field_value(target, "x", buf, sizeof buf, NULL));
+    CHECK_STR(buf, "kept");
+}
+
 /* ---- asynchronous rules: garbage, NULLs, closed ids, bad sizes; the form unchanged by every refusal ---- */
 
 /* `target` has fields "x" (value "kept") and "huge"; adds "nick" with an async rule. */
@@ -1719,6 +1974,146 @@ static void reentrant_async(void) {
     CHECK(validity == FW_VALIDITY_VALID);
     CHECK_OK(fw_form_free(form));
     CHECK_OK(fw_form_free(other));
+}
+
+/* ---- the message functions from inside a custom validator; a validator failing a locale change ---- */
+
+typedef struct {
+    fw_form *form, *other;
+    fw_status set_locale, locale, rule_code, rule_params, other_locale, check, locales, catalog, add;
+    char message[64];
+    int fail; /* answer FW_VERDICT_ERROR */
+    int calls;
+} reentry_messages;
+
+static int32_t reentering_messages(void *context, const char *value, size_t length, const char **out_message) {
+    reentry_messages *ctx = (reentry_messages *)context;
+    fw_check_result verdict;
+    char buf[64], texts[128];
+    size_t n = 0;
+    (void)length; (void)out_message;
+    ctx->calls++;
+    if (ctx->fail) return FW_VERDICT_ERROR;
+    if (strcmp(value, "go") != 0) return FW_VERDICT_VALID;
+    ctx->set_locale = fw_form_set_locale(ctx->form, "fr");
+    ctx->locale = fw_form_locale(ctx->form, buf, sizeof buf, &n);
+    ctx->rule_code = fw_form_rule_code(ctx->form, 0, 0, buf, sizeof buf, &n);
+    ctx->rule_params = fw_form_rule_params(ctx->form, 0, 0, buf, sizeof buf, &n);
+    /* Another form, and the functions that need no form, work. */
+    ctx->other_locale = fw_form_set_locale(ctx->other, "fr");
+    memset(&verdict, 0, sizeof verdict);
+    verdict.size = sizeof verdict;
+    ctx->check = fw_check_value("{\"rule\": \"required\"}", "", "fr", &verdict, texts, sizeof texts);
+    if (ctx->check == FW_OK) snprintf(ctx->message, sizeof ctx->message, "%s", verdict.message);
+    ctx->locales = fw_locales(buf, sizeof buf, &n);
+    ctx->catalog = fw_message_catalog("fr", NULL, 0, &n);
+    ctx->add = fw_add_message_catalog("{\"locale\": \"qr\", \"failures\": {\"required\": {\"message\": \"R\"}}}");
+    return FW_VERDICT_VALID;
+}
+
+static void reentrant_messages(void) {
+    fw_form *form = NULL, *other = NULL;
+    reentry_messages ctx;
+    char buf[64];
+    memset(&ctx, 0, sizeof ctx);
+    CHECK_OK(fw_form_create(&form));
+    CHECK_OK(fw_form_create(&other));
+    CHECK_OK(fw_form_add_field(other, "o", NULL, NULL));
+    ctx.form = form;
+    ctx.other = other;
+    CHECK_OK(fw_form_add_field(form, "v", NULL, NULL));
+    CHECK_OK(fw_field_add_custom(form, "v", reentering_messages, &ctx, NULL, NULL));
+    CHECK_OK(fw_form_add_field(form, "w", NULL, NULL));
+    CHECK_OK(fw_field_add_min_length(form, "w", 3, NULL));
+    CHECK_OK(fw_field_set_value(form, "w", "ab"));
+    ctx.set_locale = ctx.locale = ctx.rule_code = ctx.rule_params = FW_ERR_INTERNAL;
+    CASE(fw_field_set_value(form, "v", "go"), FW_OK);
+    CHECK(ctx.set_locale == FW_ERR_BUSY && ctx.locale == FW_ERR_BUSY);
+    CHECK(ctx.rule_code == FW_ERR_BUSY && ctx.rule_params == FW_ERR_BUSY);
+    CHECK(ctx.other_locale == FW_OK && ctx.check == FW_OK && ctx.locales == FW_OK && ctx.catalog == FW_OK);
+    CHECK(ctx.add == FW_OK);
+    CHECK_STR(ctx.message, "Ce champ est obligatoire");
+    CHECK_OK(fw_form_locale(form, buf, sizeof buf, NULL));
+    CHECK_STR(buf, "en"); /* the refused change did not happen */
+    CHECK_OK(fw_form_locale(other, buf, sizeof buf, NULL));
+    CHECK_STR(buf, "fr");
+    /* A locale change judges every field again: a validator that fails makes it FW_ERR_CALLBACK, and
+       nothing changes (still English). */
+    ctx.fail = 1;
+    ctx.calls = 0;
+    HCASE(form, fw_form_set_locale(form, "fr"), FW_ERR_CALLBACK);
+    CHECK(ctx.calls > 0);
+    ctx.fail = 0;
+    CHECK_OK(fw_field_message(form, "w", buf, sizeof buf, NULL));
+    CHECK_STR(buf, "Must be at least 3 characters");
+    CASE(fw_form_set_locale(form, "fr"), FW_OK);
+    CHECK_OK(fw_field_message(form, "w", buf, sizeof buf, NULL));
+    CHECK_STR(buf, "Au moins 3 caract\xc3\xa8res");
+    CHECK_OK(fw_form_free(form));
+    CHECK_OK(fw_form_free(other));
+}
+
+/* ---- catalogues replaced while other threads check values and switch forms to them ---- */
+
+typedef struct {
+    int adder;
+    long unexpected;
+} catalogue_job;
+
+#define CATALOGUE_A "{\"locale\": \"qt\", \"failures\": {\"required\": {\"message\": \"Version A\"}}}"
+#define CATALOGUE_B "{\"locale\": \"qt\", \"failures\": {\"required\": {\"message\": \"Version B\"}}}"
+
+static void *catalogue_loop(void *argument) {
+    catalogue_job *job = (catalogue_job *)argument;
+    fw_form *form = NULL;
+    int i;
+    if (!job->adder) {
+        if (fw_form_create(&form) != FW_OK || fw_form_add_field(form, "r", NULL, NULL) != FW_OK
+            || fw_field_add_required(form, "r", NULL) != FW_OK || fw_field_touch(form, "r") != FW_OK) {
+            job->unexpected++;
+            fw_form_free(form);
+            return NULL;
+        }
+    }
+    for (i = 0; i < 200; i++) {
+        if (job->adder) {
+            if (fw_add_message_catalog(i % 2 ? CATALOGUE_A : CATALOGUE_B) != FW_OK) job->unexpected++;
+        } else {
+            fw_check_result verdict;
+            char texts[128], message[64];
+            memset(&verdict, 0, sizeof verdict);
+            verdict.size = sizeof verdict;
+            if (fw_check_value("{\"rule\": \"required\"}", "", "qt", &verdict, texts, sizeof texts) != FW_OK
+                || (strcmp(verdict.message, "Version A") != 0 && strcmp(verdict.message, "Version B") != 0)) {
+                job->unexpected++;
+            }
+            if (fw_form_set_locale(form, i % 3 ? "qt" : "en") != FW_OK
+                || fw_field_message(form, "r", message, sizeof message, NULL) != FW_OK
+                || (strcmp(message, "Version A") != 0 && strcmp(message, "Version B") != 0
+                    && strcmp(message, "This field is required") != 0)) {
+                job->unexpected++;
+            }
+        }
+    }
+    if (form != NULL && fw_form_free(form) != FW_OK) job->unexpected++;
+    return NULL;
+}
+
+static void threaded_catalogues(void) {
+    catalogue_job jobs[4];
+    pthread_t threads[4];
+    char buf[64];
+    int t;
+    CHECK_OK(fw_add_message_catalog(CATALOGUE_A));
+    for (t = 0; t < 4; t++) {
+        jobs[t].adder = t < 2;
+        jobs[t].unexpected = 0;
+        CHECK(pthread_create(&threads[t], NULL, catalogue_loop, &jobs[t]) == 0);
+    }
+    for (t = 0; t < 4; t++) CHECK(pthread_join(threads[t], NULL) == 0);
+    for (t = 0; t < 4; t++) CHECK(jobs[t].unexpected == 0);
+    CHECK_OK(fw_locales(buf, sizeof buf, NULL));
+    CHECK_STR(buf, "[\"en\",\"fr\",\"qr\",\"qt\"]"); /* replaced, never listed twice */
 }
 
 /* ---- a host that never resolves: the form stays usable ---- */
@@ -2092,14 +2487,17 @@ int main(void) {
     arrow_functions(target);
     issue11_functions(target);
     async_functions(target);
+    messages_functions(target);
     catastrophic_patterns();
     misbehaving_callbacks();
     reentrant_new_functions();
     reentrant_batch();
     reentrant_async();
+    reentrant_messages();
     resolve_after_free();
     never_resolved();
     threaded_resolves();
+    threaded_catalogues();
     crossing_validators();
     nested_validators();
     free_while_reading();

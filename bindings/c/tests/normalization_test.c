@@ -46,7 +46,10 @@ static void trim_and_required(void) {
     CHECK(s.value_length == 3 && s.normalized_length == 0 && !s.secret && s.label_raised);
     CHECK_STR(s.normalized, "");
     CHECK(s.normalized == s.errors + s.errors_size + 1);
-    CHECK(s.text_size == (size_t)(s.normalized + 1 - texts));
+    /* The fourth version's texts follow the normalised value: the codes and parameters last. */
+    CHECK(s.code == s.normalized + 1 && s.error_codes == s.display_params + s.display_params_length + 1);
+    CHECK_STR(s.code, "required");
+    CHECK(s.text_size == (size_t)(s.error_codes + s.error_codes_size + 1 - texts));
     CHECK_OK(fw_field_value(form, "name", buf, sizeof buf, NULL));
     CHECK_STR(buf, "   ");
     CHECK_OK(fw_field_normalized_value(form, "name", buf, sizeof buf, NULL));

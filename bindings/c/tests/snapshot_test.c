@@ -550,7 +550,7 @@ static void whole_form(void) {
     strength_context strength = {3, 0, &destroyed};
     fw_form *form = registration_form(&strength), *empty = NULL;
     fw_snapshot snaps[8], one;
-    char texts[1024], small[68];
+    char texts[1024], small[77];
     size_t count = 0, text_size = 0, total = 0, i;
     fw_snapshot *none = NULL;
 
@@ -604,8 +604,12 @@ static void whole_form(void) {
        the second version's texts (label, initial value, hint, error list and its final NUL):
        name 13 + 1 + 1 + 1; email 14 + 1 + "Enter a valid email address" 28 + 21 + 1; username and
        password 9 + 1 + "Enter a value" 14 + 23 + 1; confirm 17 + 1 + 14 + 29 + 1; phone 6 + 1 + 1 + 1.
-       Then the third version's normalised value (the value again, no normalisers): 4 + 5 + 1 + 1 + 1 + 1. */
-    CHECK(text_size == 6 + 47 + 47 + 47 + 59 + 3 + 16 + 65 + 48 + 48 + 62 + 9 + 13);
+       Then the third version's normalised value (the value again, no normalisers): 4 + 5 + 1 + 1 + 1 + 1.
+       Then the fourth version's code, parameters, display code, display parameters and code list:
+       name and phone "" "{}" "" "{}" and an empty list, 1 + 3 + 1 + 3 + 1 each; email "email" "{}" twice
+       and the list "email", 6 + 3 + 6 + 3 + 7; username, password and confirm "required" "{}" twice and
+       the list "required", 9 + 3 + 9 + 3 + 10 each. */
+    CHECK(text_size == 6 + 47 + 47 + 47 + 59 + 3 + 16 + 65 + 48 + 48 + 62 + 9 + 13 + 9 + 25 + 34 + 34 + 34 + 9);
 
     /* A text buffer too small: the fields before the cut have their texts, the rest NULL. */
     for (i = 0; i < 6; i++) blank(&snaps[i]);
@@ -613,13 +617,16 @@ static void whole_form(void) {
     CHECK(count == 6 && text_size == total);
     CHECK(snaps[0].message == small && snaps[0].value == small + 2);
     CHECK_STR(snaps[0].value, "Ada");
-    CHECK(snaps[0].label == small + 6 && snaps[0].errors == small + 21); /* name's texts take 26 bytes */
+    CHECK(snaps[0].label == small + 6 && snaps[0].errors == small + 21); /* name's texts take 35 bytes */
     CHECK(snaps[0].normalized == small + 22);
+    CHECK(snaps[0].code == small + 26 && snaps[0].params == small + 27 && snaps[0].error_codes == small + 34);
     CHECK_STR(snaps[0].label, "Display name");
     CHECK_STR(snaps[0].normalized, "Ada");
-    CHECK(snaps[1].message == small + 26 && snaps[1].display_message == small + 47);
-    CHECK_STR(snaps[1].display_message, "Invalid email format"); /* 26 + 21 + 21 = 68: exactly full; */
+    CHECK_STR(snaps[0].params, "{}");
+    CHECK(snaps[1].message == small + 35 && snaps[1].display_message == small + 56);
+    CHECK_STR(snaps[1].display_message, "Invalid email format"); /* 35 + 21 + 21 = 77: exactly full; */
     CHECK(snaps[1].value == NULL && snaps[1].label == NULL && snaps[1].errors == NULL); /* "ada@" does not fit */
+    CHECK(snaps[1].code == NULL && snaps[1].error_codes == NULL && snaps[1].code_length == 5);
     CHECK(snaps[1].error_count == 1 && snaps[1].errors_size == 21 && snaps[1].label_length == 13);
     CHECK(snaps[2].message == NULL && snaps[2].display_message == NULL && snaps[2].value == NULL);
     for (i = 2; i < 6; i++) CHECK(snaps[i].message == NULL && snaps[i].value == NULL && snaps[i].index == i);
@@ -686,8 +693,11 @@ static void growth_rule(void) {
     CHECK_OK(fw_form_snapshots(form, &many[0].base, 3, &count, buf, sizeof buf, &text_size));
     /* Second-version texts: label (the id), initial value, hint, error list: "a" 2 + 6 + 1 + 1;
        "b" 2 + 1 + "Enter a value" 14 + "This field is required" 23 + 1; "c" 2 + 6 + 1 + 1; then the
-       third version's normalised value: "first" 6, "" 1, "changed" 8. */
-    CHECK(count == 3 && text_size == (0 + 0 + 5 + 3 + 10 + 6) + (22 + 22 + 0 + 3 + 41 + 1) + (0 + 0 + 7 + 3 + 10 + 8));
+       third version's normalised value: "first" 6, "" 1, "changed" 8; then the fourth version's codes
+       and parameters: "a" and "c" "" "{}" "" "{}" and an empty list, 9 each; "b" "required" "{}" twice
+       and the list "required", 34. */
+    CHECK(count == 3 && text_size == (0 + 0 + 5 + 3 + 10 + 6 + 9) + (22 + 22 + 0 + 3 + 41 + 1 + 34)
+                                     + (0 + 0 + 7 + 3 + 10 + 8 + 9));
     for (i = 0; i < 3; i++) {
         CHECK(many[i].base.size == sizeof(grown_snapshot) && many[i].base.index == i);
         CHECK(all_bytes(many[i].later, sizeof many[i].later, 0xA5));
