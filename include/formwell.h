@@ -1437,8 +1437,10 @@ FW_API fw_status fw_field_set_secret(fw_form *form, const char *field_id, bool s
 /**
  * Words the form's messages and hints in the catalogue locale names ("fr", "fr-CA", "en_GB"):
  * matched case-insensitively with _ read as -, then by dropping subtags ("fr-CA" → "fr").
- * Every field is judged again so its state speaks the new language; codes and parameters do not
- * change. The library ships "en" (the default) and "fr"; fw_add_message_catalog adds more.
+ * Every field is judged again so its state speaks the new language (a copy kept by the modes
+ * FW_MODE_ON_BLUR and FW_MODE_ON_TOUCHED is re-worded at its next blur, touch or validate); codes
+ * and parameters do not change. The library ships "en" (the default) and "fr";
+ * fw_add_message_catalog adds more.
  * Returns: FW_OK; FW_ERR_INVALID_ARGUMENT for a locale no catalogue matches (the form is unchanged); FW_ERR_CALLBACK when a custom validator fails (nothing changes); or a general error (see Conventions).
  */
 FW_API fw_status fw_form_set_locale(fw_form *form, const char *locale);
@@ -1469,9 +1471,10 @@ FW_API fw_status fw_message_catalog(const char *locale, char *buf, size_t buf_si
 /**
  * Adds (or replaces) a message catalogue for the whole process from its JSON text, in the format
  * of the shipped files: {"locale": "de", "plurals": "one_is_1", "failures": {"required":
- * {"message": "...", "hint": "..."}, ...}, ...}. What it leaves out, English gives. Forms already
- * using a replaced catalogue keep it until their locale is set again.
- * Returns: FW_OK; FW_ERR_INVALID_SPEC for malformed JSON, an unknown key, failure code or plural rule (the detail names the JSON path); or a general error (see Conventions).
+ * {"message": "...", "hint": "..."}, ...}, ...}. What it leaves out, the catalogue of its parent
+ * tag gives ("fr" for "fr-CA"), else English. Forms already using a replaced catalogue keep it
+ * until their locale is set again. The shipped catalogues ("en", "fr") cannot be replaced.
+ * Returns: FW_OK; FW_ERR_INVALID_SPEC for malformed JSON, an unknown key, failure code or plural rule, a placeholder the failure has no value for, a text holding U+0000, or a shipped locale (the detail names the JSON path); or a general error (see Conventions).
  */
 FW_API fw_status fw_add_message_catalog(const char *catalog_json);
 

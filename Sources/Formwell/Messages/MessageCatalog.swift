@@ -58,12 +58,18 @@ public final class MessageCatalog: Sendable {
                     throw SpecError(path: "units.\(unit)", problem: "unknown unit (expected one of: \(LengthUnit.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
                 guard let text = try MessageCatalog.string(template, "units.\(unit)") else { continue }
+                if let name = MessageTemplate.placeholders(text).first(where: { $0 != "count" }) {
+                    throw SpecError(path: "units.\(unit)", problem: "{\(name)} is not a value of a unit noun (it has: count)")
+                }
                 units[unit] = text
             }
         }
         self.units = units
         listSeparator = try MessageCatalog.string(root["list_separator"], "list_separator") ?? fallback?.listSeparator ?? ", "
         announcementTemplate = try MessageCatalog.string(root["announcement"], "announcement") ?? fallback?.announcementTemplate ?? ""
+        if let name = MessageTemplate.placeholders(announcementTemplate).first(where: { $0 != "count" && $0 != "fields" }) {
+            throw SpecError(path: "announcement", problem: "{\(name)} is not a value of the announcement (it has: count, fields)")
+        }
         var messages = fallback?.messages ?? [:]
         var hints = fallback?.hints ?? [:]
         if let value = root["failures"] {
@@ -77,8 +83,14 @@ public final class MessageCatalog: Sendable {
                 if let unknown = parts.first(where: { $0.key != "message" && $0.key != "hint" }) {
                     throw SpecError(path: "\(path).\(unknown.key)", problem: "unknown key (expected message or hint)")
                 }
-                if let list = try MessageCatalog.templates(entry["message"], "\(path).message") { messages[code] = list }
-                if let list = try MessageCatalog.templates(entry["hint"], "\(path).hint") { hints[code] = list }
+                if let list = try MessageCatalog.templates(entry["message"], "\(path).message") {
+                    try MessageCatalog.checkPlaceholders(list, code: code, "\(path).message")
+                    messages[code] = list
+                }
+                if let list = try MessageCatalog.templates(entry["hint"], "\(path).hint") {
+                    try MessageCatalog.checkPlaceholders(list, code: code, "\(path).hint")
+                    hints[code] = list
+                }
             }
         }
         self.messages = messages
@@ -107,12 +119,22 @@ public final class MessageCatalog: Sendable {
 
     /// The message of a failure with this code, its templates filled with `values`.
     func message(_ code: String, _ values: [String: String]) -> String {
-        MessageTemplate.render(messages[code] ?? [], values, plurals: plurals)
+        render(messages[code] ?? [], values) ?? fallback?.message(code, values) ?? ""
     }
 
     /// The accessibility hint of a failure with this code.
     func hint(_ code: String, _ values: [String: String]) -> String {
-        MessageTemplate.render(hints[code] ?? [], values, plurals: plurals)
+        render(hints[code] ?? [], values) ?? fallback?.hint(code, values) ?? ""
+    }
+
+    /// The first complete template filled; nil when none is (a rule whose optional values the
+    /// catalogue's templates all need: the fallback's wording stands in).
+    private func render(_ templates: [String], _ values: [String: String]) -> String? {
+        for template in templates {
+            let (text, complete) = MessageTemplate.fill(template, values, plurals: plurals)
+            if complete { return text }
+        }
+        return nil
     }
 
     /// A text of the caller's own (a rule's custom message or hint): a template too, its
@@ -158,18 +180,42 @@ public final class MessageCatalog: Sendable {
     private static func string(_ value: JSONValue?, _ path: String) throws(SpecError) -> String? {
         guard let value else { return nil }
         guard case .string(let text) = value else { throw SpecError(path: path, problem: "expected a string, found \(value.kindName)") }
+        try refuseNUL(text, path)
         return text
+    }
+
+    /// C reads texts up to a NUL: a message holding U+0000 would read cut short.
+    private static func refuseNUL(_ text: String, _ path: String) throws(SpecError) {
+        if text.utf8.contains(0) { throw SpecError(path: path, problem: "must not contain U+0000 (NUL)") }
+    }
+
+    /// Every placeholder of `templates` names a value the failure has; the last template needs no
+    /// optional one (so a failure always has a message).
+    private static func checkPlaceholders(_ templates: [String], code: String, _ path: String) throws(SpecError) {
+        let (known, optional) = FailureCode.values(of: code)
+        for (index, template) in templates.enumerated() {
+            let at = templates.count == 1 ? path : "\(path)[\(index)]"
+            for name in MessageTemplate.placeholders(template) where !known.contains(name) {
+                throw SpecError(path: at, problem: "{\(name)} is not a value of this failure (it has: \(known.sorted().joined(separator: ", ")))")
+            }
+            if index == templates.count - 1, let name = MessageTemplate.placeholders(template).first(where: optional.contains) {
+                throw SpecError(path: at, problem: "the last template must not need the optional value {\(name)}")
+            }
+        }
     }
 
     /// A template or a non-empty list of them (most specific first).
     private static func templates(_ value: JSONValue?, _ path: String) throws(SpecError) -> [String]? {
         guard let value else { return nil }
         switch value {
-        case .string(let text): return [text]
+        case .string(let text):
+            try refuseNUL(text, path)
+            return [text]
         case .array(let items) where !items.isEmpty:
             var list: [String] = []
             for (index, item) in items.enumerated() {
                 guard case .string(let text) = item else { throw SpecError(path: "\(path)[\(index)]", problem: "expected a string") }
+                try refuseNUL(text, "\(path)[\(index)]")
                 list.append(text)
             }
             return list
@@ -193,4 +239,20 @@ public enum FailureCode {
 
     /// Every code a catalogue may give texts for.
     public static let all: Set<String> = Set(RuleCatalog.kinds.map(\.code) + [patternLimit, async, asyncError, external])
+
+    /// The values a failure's templates may use, and which of them a rule may lack (optional
+    /// parameters without a default): its kind's parameters, `label`, `field` for kinds that name a
+    /// field, `units` for lengths.
+    static func values(of code: String) -> (known: Set<String>, optional: Set<String>) {
+        var known: Set<String> = ["label"]
+        var optional: Set<String> = []
+        for kind in RuleCatalog.kinds where kind.code == code {
+            for parameter in kind.parameters {
+                known.insert(parameter.name)
+                if !parameter.isRequired && parameter.defaultValue == nil { optional.insert(parameter.name) }
+            }
+            if kind.parameters.contains(where: { $0.name == "length" }) { known.insert("units") }
+        }
+        return (known, optional)
+    }
 }

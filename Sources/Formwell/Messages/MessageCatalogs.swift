@@ -40,34 +40,60 @@ public enum MessageCatalogs {
         }
     }
 
-    /// Registers (or replaces) a catalogue from its JSON text; what it leaves out, English gives.
-    /// Forms that already use a replaced catalogue keep it until their locale is set again.
+    /// The tags shipped with the library (lower case): they cannot be replaced, so "en" means
+    /// one thing everywhere (a new form, a spec's locale, a check without a locale).
+    private static let shipped: Set<String> = registry.withLock { Set($0.keys) }
+
+    /// Registers (or replaces) a catalogue from its JSON text. What it leaves out, the catalogue of
+    /// its parent tag gives ("fr" for "fr-CA"), else English. Forms that already use a replaced
+    /// catalogue keep it until their locale is set again. A shipped catalogue cannot be replaced.
     @discardableResult
     public static func add(json text: String) throws(SpecError) -> MessageCatalog {
         let value: JSONValue
         do {
             value = try JSONParser.parse(text)
         } catch {
-            throw SpecError(path: "", problem: "not valid JSON: \(error)")
+            throw SpecError(path: error.path, problem: error.positionedMessage)
         }
-        let catalog = try MessageCatalog(value, fallback: english)
-        registry.withLock { $0[catalog.locale.lowercased()] = catalog }
-        return catalog
+        guard case .object = value else {
+            throw SpecError(path: "", problem: "a message catalogue is a JSON object, found \(value.kindName)")
+        }
+        guard case .string(let tag)? = value["locale"], let canonical = canonicalTag(tag) else {
+            throw SpecError(path: "locale", problem: "expected a language tag such as \"en\" or \"fr-CA\"")
+        }
+        let key = canonical.lowercased()
+        guard !shipped.contains(key) else {
+            throw SpecError(path: "locale", problem: "'\(tag)' is shipped with the library and cannot be replaced (add a regional tag such as '\(key)-x-custom' instead)")
+        }
+        let parent = key.lastIndex(of: "-").flatMap { MessageCatalogs.catalog(for: String(key[..<$0])) } ?? english
+        let added = try MessageCatalog(value, fallback: parent)
+        registry.withLock { $0[key] = added }
+        return added
     }
 
     /// The tags of every registered catalogue, sorted.
     public static var locales: [String] { registry.withLock { $0.values.map(\.locale) }.sorted() }
 
-    /// `tag` with `_` read as `-`, when it is a well-formed tag: subtags of 1 to 8 ASCII letters or
-    /// digits, the first letters only.
+    /// `tag` in BCP 47's conventional case with `-` separators (`_` read as `-`; "FR_ca" →
+    /// "fr-CA"), when it is well formed: subtags of 1 to 8 ASCII letters or digits, the first
+    /// letters only. The language is lower case, a 2-letter region upper case, a 4-letter script
+    /// title case, the rest lower case.
     static func canonicalTag(_ tag: String) -> String? {
-        let text = tag.replacingUnderscores()
-        let subtags = text.split(separator: "-", omittingEmptySubsequences: false)
+        let subtags = tag.replacingUnderscores().split(separator: "-", omittingEmptySubsequences: false)
         guard let first = subtags.first, !first.isEmpty, first.utf8.allSatisfy(isLetter) else { return nil }
-        for subtag in subtags {
+        var parts: [String] = []
+        for (index, subtag) in subtags.enumerated() {
             guard (1...8).contains(subtag.utf8.count), subtag.utf8.allSatisfy({ isLetter($0) || isDigit($0) }) else { return nil }
+            let lower = subtag.lowercased()
+            if index > 0 && subtag.utf8.count == 2 && !parts.contains("x") {
+                parts.append(lower.uppercased())
+            } else if index > 0 && subtag.utf8.count == 4 && subtag.utf8.allSatisfy(isLetter) && !parts.contains("x") {
+                parts.append(lower.prefix(1).uppercased() + lower.dropFirst())
+            } else {
+                parts.append(lower)
+            }
         }
-        return text
+        return parts.joined(separator: "-")
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }

@@ -28,23 +28,12 @@ enum MessageTemplate {
     }
 
     /// The names of the values `template` uses (plain placeholders and those plural and select
-    /// branch on), in order.
+    /// branch on, in every branch), in order of first use.
     static func placeholders(_ template: String) -> [String] {
-        let characters = Array(template)
-        var names: [String] = []
-        var index = 0
-        while index < characters.count {
-            defer { index += 1 }
-            guard characters[index] == "{" else { continue }
-            var end = index + 1
-            var name = ""
-            while end < characters.count, characters[end].isLetter || characters[end].isNumber || characters[end] == "_" {
-                name.append(characters[end])
-                end += 1
-            }
-            if !name.isEmpty, end < characters.count, characters[end] == "}" || characters[end] == "," { names.append(name) }
-        }
-        return names
+        var renderer = Renderer(characters: Array(template), values: [:], plurals: .otherOnly)
+        _ = renderer.text(inBranch: false, number: nil)
+        var seen: Set<String> = []
+        return renderer.used.filter { seen.insert($0).inserted }
     }
 
     private struct Renderer {
@@ -53,6 +42,8 @@ enum MessageTemplate {
         let plurals: PluralRule
         var index = 0
         var missing = false
+        /// Every name looked up, in order (`placeholders`).
+        var used: [String] = []
 
         /// Text up to the end (or, in a branch, up to its closing brace, not consumed).
         mutating func text(inBranch: Bool, number: String?) -> String {
@@ -91,6 +82,7 @@ enum MessageTemplate {
             guard !name.isEmpty, index < characters.count else { index = start; return nil }
             if characters[index] == "}" {
                 index += 1
+                used.append(name)
                 guard let value = values[name] else { missing = true; return nil }
                 return value
             }
@@ -103,6 +95,7 @@ enum MessageTemplate {
             }
             index += 1
             let value = values[name]
+            let firstUse = used.count
             var branches: [String: (String, Bool)] = [:]
             while true {
                 skipSpaces()
@@ -120,6 +113,7 @@ enum MessageTemplate {
                 branches[key] = (text, missing)
                 missing = outer
             }
+            used.insert(name, at: firstUse)
             guard let value else { missing = true; return nil }
             let chosen: (String, Bool)?
             if kind == "plural" {

@@ -122,10 +122,10 @@ import Testing
 
     @Test func addedCataloguesFallBackToEnglish() throws {
         let catalog = try MessageCatalogs.add(json: #"""
-            {"locale": "de-test", "plurals": "one_is_1", "failures": {"required": {"message": "Pflichtfeld"}}}
+            {"locale": "de-ch", "plurals": "one_is_1", "failures": {"required": {"message": "Pflichtfeld"}}}
             """#)
-        #expect(catalog.locale == "de-test")
-        var form = try Form(locale: "DE_test")
+        #expect(catalog.locale == "de-CH")  // BCP 47's conventional case
+        var form = try Form(locale: "DE_ch")
         try form.addField("a", rules: [.required(), .email()])
         _ = try form.validate()
         #expect(try form.state(of: "a").message == "Pflichtfeld")
@@ -135,6 +135,31 @@ import Testing
         #expect(throws: SpecError.self) { try MessageCatalogs.add(json: #"{"locale": "de", "failures": {"nope": {}}}"#) }
         #expect(throws: SpecError.self) { try MessageCatalogs.add(json: #"{"locale": "de", "plurals": "dual"}"#) }
         #expect(throws: SpecError.self) { try MessageCatalogs.add(json: "[1, 2") }
+        // C reads texts up to a NUL; a placeholder the failure has no value for would leave a
+        // message empty; the shipped catalogues mean one thing everywhere.
+        #expect(throws: SpecError(path: "failures.required.message", problem: "must not contain U+0000 (NUL)")) {
+            try MessageCatalogs.add(json: #"{"locale": "zz", "failures": {"required": {"message": "a\u0000b"}}}"#)
+        }
+        #expect(throws: SpecError.self) { try MessageCatalogs.add(json: #"{"locale": "zz", "list_separator": "\u0000"}"#) }
+        #expect(throws: SpecError(path: "failures.min_length.message", problem: "{value} is not a value of this failure (it has: label, length, unit, units)")) {
+            try MessageCatalogs.add(json: #"{"locale": "zz", "failures": {"min_length": {"message": "{value} {length}"}}}"#)
+        }
+        #expect(throws: SpecError.self) {  // the last template would need an optional bound
+            try MessageCatalogs.add(json: #"{"locale": "zz", "failures": {"integer": {"message": ["{min}"]}}}"#)
+        }
+        #expect(throws: SpecError.self) { try MessageCatalogs.add(json: #"{"locale": "zz", "units": {"bytes": "{length}"}}"#) }
+        #expect(throws: SpecError.self) { try MessageCatalogs.add(json: #"{"locale": "EN", "failures": {}}"#) }
+        #expect(MessageCatalogs.catalog(for: "en") === MessageCatalogs.english)
+        // A regional catalogue falls back on its language's, plural rule included. (A private-use
+        // tag: the registry is the process's, and other tests use "fr-CA" for French.)
+        let canadian = try MessageCatalogs.add(json: #"{"locale": "FR_x_quebec", "failures": {"required": {"message": "Champ requis"}}}"#)
+        #expect(canadian.locale == "fr-x-quebec" && canadian.plurals == .oneIs0Or1)
+        var quebec = try Form(locale: "fr-x-quebec")
+        try quebec.addField("a", rules: [.required(), .maxLength(1)])
+        _ = try quebec.validate()
+        #expect(try quebec.state(of: "a").message == "Champ requis")
+        try quebec.setValue("ab", for: "a")
+        #expect(try quebec.state(of: "a").message == "Au plus 1 caractère")
     }
 
     @Test func singleValueChecks() throws {

@@ -648,7 +648,7 @@ static void catalogues(void) {
 
 static void catalogue_added(void) {
     static const struct { const char *json; const char *path; } refused[] = {
-        {"{\"locale\": \"de\"", "not valid JSON"},
+        {"{\"locale\": \"de\"", "end of input"},
         {"[]", "a message catalogue is a JSON object"},
         {"{\"locale\": \"de\", \"failures\": {\"nope\": {\"message\": \"x\"}}}", "failures.nope"},
         {"{\"locale\": \"de\", \"plurals\": \"two_is_2\"}", "plurals"},
