@@ -5,6 +5,8 @@
 // carries a non-empty detail); a loaded spec exports, the export loads into a fresh form, and exporting
 // that gives the same text (load -> export -> load is stable); submitting every field afterwards keeps
 // every answer known and consistent. Custom rules may name the validator "v", defined on each form.
+// The same text is also read as a single-value check's rules (fw_check_value: a rule object or an
+// array of them, the spec's rule syntax): refused with a detail, or a verdict whose members agree.
 import FormwellC
 #if canImport(Glibc)
 import Glibc
@@ -31,6 +33,46 @@ private func export(_ form: OpaquePointer?, _ what: String) -> [UInt8]? {
     readString(what) { buf, size, length in fw_form_export_spec(form, buf, size, length) }
 }
 
+/// Values a check is run on, one picked by the input's length (empty, short, each kind's shape).
+private let checkedValues = ["", "a", "abc@example.com", "12345", "+14155552671", "https://example.com", "Ab3!efgh", "é"]
+
+/// `bytes` as fw_check_value's rules on one of `checkedValues`, in English or French.
+private func checkValueOfRules(_ bytes: [UInt8]) {
+    var result = fw_check_result()
+    result.size = MemoryLayout<fw_check_result>.size
+    let capacity = 256
+    let text = UnsafeMutablePointer<CChar>.allocate(capacity: capacity)
+    defer { text.deallocate() }
+    let value = checkedValues[bytes.count % checkedValues.count]
+    let locale: String? = bytes.count % 3 == 0 ? "fr" : nil
+    let status = withCString(bytes) { rules in
+        if let locale { return fw_check_value(rules, value, locale, &result, text, UInt(capacity)) }
+        return fw_check_value(rules, value, nil, &result, text, UInt(capacity))
+    }
+    checkLastError(status, "fw_check_value")
+    switch status {
+    case .FW_OK, .FW_ERR_BUFFER_TOO_SMALL:
+        let validity = result.validity
+        check((0...2).contains(validity), "fw_check_value validity \(validity)")
+        let invalid = validity == fw_validity.FW_VALIDITY_INVALID.rawValue
+        check(invalid == (result.failing_rule >= 0), "validity \(validity) but failing_rule \(result.failing_rule)")
+        check(invalid == (result.code_length > 0), "validity \(validity) but a code of \(result.code_length) bytes")
+        check(result.text_size == result.message_length + result.code_length + result.params_length + 3,
+              "text_size \(result.text_size) for lengths \(result.message_length)/\(result.code_length)/\(result.params_length)")
+        check((status == .FW_OK) == (result.text_size <= capacity), "status \(status.rawValue) for text_size \(result.text_size)")
+        if status == .FW_OK, let code = result.code, let params = result.params, let message = result.message {
+            check(strlen(message) == result.message_length && strlen(code) == result.code_length
+                  && strlen(params) == result.params_length, "a verdict text's length is not its strlen")
+            check(params[0] == CChar(UInt8(ascii: "{")) && params[result.params_length - 1] == CChar(UInt8(ascii: "}")),
+                  "params is not a JSON object: \(String(cString: params))")
+        }
+    case .FW_ERR_INVALID_SPEC, .FW_ERR_INVALID_ARGUMENT, .FW_ERR_INVALID_PATTERN, .FW_ERR_INVALID_UTF8:
+        check(!lastErrorMessage().isEmpty, "a refused check has no detail")
+    default:
+        fail("fw_check_value returned \(status.rawValue)")
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func formwellSpecJSONFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     beginInput(data, size)
@@ -38,6 +80,7 @@ public func formwellSpecJSONFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> 
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     let form = formWithValidator()
     check(fw_form_add_field(form, "pre-existing", nil, "kept") == .FW_OK, "adding the first field failed")
+    checkValueOfRules(bytes)
     let status = withCString(bytes) { fw_form_load_spec(form, $0) }
     checkLastError(status, "fw_form_load_spec")
     let text = cView(bytes)
