@@ -14,6 +14,12 @@ Quick start::
         form.blur("email")              # strict on blur
         print(form.state("email").error)   # 'Invalid email format'
         print(form.validate(), form.first_invalid)
+
+Messages have stable codes and parameters, and come in other languages::
+
+    form.state("email").code                     # 'email'
+    Form(locale="fr")                            # French messages; formwell.locales() lists them
+    formwell.check_value(MinLength(8), "abc")    # one value, no form: a ValueVerdict
 """
 
 from ._native import ABI_VERSION, library_path, lib as _lib
@@ -59,6 +65,7 @@ from .form import (
     unregister_check,
     unregister_validator,
 )
+from .messages import ValueVerdict, add_message_catalog, check_value, locales, message_catalog
 from .rules import AsyncRule, Custom, Rule, RuleSet
 from ._rule_classes import *  # noqa: F401,F403  (every catalogue rule: Required, Email, Url, Integer, ...)
 from ._rule_kinds import CATALOG as RULE_CATALOG
@@ -97,13 +104,14 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-from . import batch as _batch, errors as _errors, form as _form, rules as _rules  # noqa: E402
+from . import batch as _batch, errors as _errors, form as _form, messages as _messages, rules as _rules  # noqa: E402
 
 # The public names: this module's own, then each submodule's public API.
 __all__ = (
     ["ABI_VERSION", "abi_version", "library_path", "library_version", "check_table", "RULE_CATALOG"]
     + _form.__all__
     + _batch.__all__
+    + _messages.__all__
     + [name for name in _rules.__all__ if name not in ("Validator", "ValidatorResult", "AsyncCheck")]
     + [name for name in _errors.__all__ if name != "error_for_status"]
 )

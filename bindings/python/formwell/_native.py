@@ -135,15 +135,17 @@ fw_rule_kind = c_int
 
 
 class fw_snapshot(Structure):
-    """``struct fw_snapshot``: one field's whole state (``fw_field_snapshot`` and friends), version 2
-    (the members from ``visited`` on were appended by issue 11; the library writes them because
+    """``struct fw_snapshot``: one field's whole state (``fw_field_snapshot`` and friends), version 4
+    (the members from ``visited`` on were appended by issue 11, ``secret`` to ``normalized`` by
+    issue 13, ``code_length`` to ``error_codes`` by issue 13 part 2; the library writes them because
     ``size`` covers them).
 
     Set ``size`` to ``ctypes.sizeof(fw_snapshot)`` before a call. The text pointers point into the
     caller's text buffer (declared ``c_void_p``: they are read as addresses, and the texts are sliced
     out of the buffer by offset). The texts follow each other in this order, each NUL-terminated:
     message, display_message, value, label, initial, hint, then ``error_count`` messages
-    (``errors_size`` bytes in all, NULs included).
+    (``errors_size`` bytes in all, NULs included) and one more NUL, then normalized, code, params,
+    display_code, display_params, then ``error_count`` codes and one more NUL.
     """
 
     _fields_ = [
@@ -185,6 +187,37 @@ class fw_snapshot(Structure):
         ("secret", c_bool),
         ("normalized_length", c_size_t),
         ("normalized", c_void_p),
+        # version 4
+        ("code_length", c_size_t),
+        ("params_length", c_size_t),
+        ("display_code_length", c_size_t),
+        ("display_params_length", c_size_t),
+        ("error_codes_size", c_size_t),
+        ("code", c_void_p),
+        ("params", c_void_p),
+        ("display_code", c_void_p),
+        ("display_params", c_void_p),
+        ("error_codes", c_void_p),
+    ]
+
+
+class fw_check_result(Structure):
+    """``struct fw_check_result``: what ``fw_check_value`` found for one value. Set ``size`` to
+    ``ctypes.sizeof(fw_check_result)``. The texts (message, code, params, each NUL-terminated, in
+    this order) are copied into the caller's buffer; the pointers (``c_void_p``) point into it."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("validity", c_int32),
+        ("failing_rule", c_int32),
+        ("limit_exceeded", c_bool),
+        ("message_length", c_size_t),
+        ("code_length", c_size_t),
+        ("params_length", c_size_t),
+        ("text_size", c_size_t),
+        ("message", c_void_p),
+        ("code", c_void_p),
+        ("params", c_void_p),
     ]
 
 
@@ -273,15 +306,17 @@ def _struct_format(structure: Any, first: str, last: str, skip: Tuple[str, ...] 
 #: Reads the members of a :class:`fw_snapshot` that the binding uses, in one call:
 #: ``SNAPSHOT.unpack_from(buffer, offset)`` gives (index, phase, validity, display, failing_rule,
 #: touched, limit_exceeded, text_size, visited, dirty, modified_since_submit, external_error,
-#: label_raised, emphasized, mode, tint, revision, error_count, secret). The pointers and the texts' lengths
-#: are skipped (fewer Python ints to make): the texts follow each other in the caller's buffer,
-#: each NUL-terminated, in the order fw_snapshot documents, and contain no NUL, so the binding
-#: splits them at their NULs.
-SNAPSHOT = struct.Struct(_struct_format(fw_snapshot, "index", "secret",
+#: label_raised, emphasized, mode, tint, revision, error_count, secret, code_length, params_length,
+#: display_code_length, display_params_length, error_codes_size). The pointers and the other texts'
+#: lengths are skipped (fewer Python ints to make): the texts follow each other in the caller's
+#: buffer, each NUL-terminated, in the order fw_snapshot documents, and contain no NUL, so the
+#: binding splits them at their NULs; the version 4 lengths say where the version 4 texts start, so
+#: they are decoded only when there is a failure to describe.
+SNAPSHOT = struct.Struct(_struct_format(fw_snapshot, "index", "error_codes_size",
                                         skip=("message", "display_message", "value", "message_length",
                                               "display_message_length", "value_length", "label_length",
                                               "initial_length", "hint_length", "errors_size", "label",
-                                              "initial", "hint", "errors")))
+                                              "initial", "hint", "errors", "normalized_length", "normalized")))
 
 class fw_column(Structure):
     """``struct fw_column``: one field's values for every record of a batch, in the Apache Arrow
@@ -492,6 +527,15 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "fw_form_next_due_time": (fw_status, [FormHandle, POINTER(c_uint64), POINTER(c_bool)]),
     # which fields wait for a check, whatever their modes show; the focused field; group membership
     "fw_form_pending_fields": (fw_status, [FormHandle, POINTER(c_size_t), c_size_t, POINTER(c_size_t)]),
+    # issue 13 part 2: messages as codes + parameters + locales; single-value checks
+    "fw_form_set_locale": (fw_status, [FormHandle, c_char_p]),
+    "fw_form_locale": (fw_status, [FormHandle, _buf, c_size_t, _out_len]),
+    "fw_locales": (fw_status, [_buf, c_size_t, _out_len]),
+    "fw_message_catalog": (fw_status, [c_char_p, _buf, c_size_t, _out_len]),
+    "fw_add_message_catalog": (fw_status, [c_char_p]),
+    "fw_form_rule_code": (fw_status, [FormHandle, c_size_t, c_size_t, _buf, c_size_t, _out_len]),
+    "fw_form_rule_params": (fw_status, [FormHandle, c_size_t, c_size_t, _buf, c_size_t, _out_len]),
+    "fw_check_value": (fw_status, [c_char_p, c_char_p, c_char_p, POINTER(fw_check_result), _buf, c_size_t]),
 }
 
 
@@ -504,7 +548,9 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
 #: Nor issue 12's (fw_form_submit and the rest): the form reads fw_form_info's version 2 members
 #: (pending_count, stale_results) and may meet FW_VALIDITY_PENDING in any snapshot. Nor
 #: fw_form_pending_fields, fw_form_focused_field and fw_field_in_group: Form.pending_fields,
-#: Form.focused and a group's submit are built on them.
+#: Form.focused and a group's submit are built on them. Nor issue 13 part 2's (fw_form_set_locale
+#: and the rest): a library that has them writes version 4 snapshots, whose codes every FieldState
+#: reads.
 OPTIONAL = frozenset({
     "fw_form_set_match_limits",
     "fw_field_limit_exceeded",

@@ -15,8 +15,9 @@ exactly once, when done with it, even when the check raises; the library only bo
 
 Messages: a cell whose message is a custom validator's own words (``FW_CELL_OWN_MESSAGE``) is
 resolved with ``fw_form_arrow_message`` right after its batch is checked, while the batch is still
-alive; a cell cut short by its match limits or time bound (``FW_CELL_LIMIT_EXCEEDED``) reads "This
-value is too complex to check" without being judged again. Then the batch is released. So a :class:`TableCheckResult` holds no Arrow data at all: its verdicts, the
+alive; a cell cut short by its match limits or time bound (``FW_CELL_LIMIT_EXCEEDED``) reads the
+message the form's catalogue gives code ``pattern_limit`` ("This value is too complex to check" in
+English) without being judged again. Then the batch is released. So a :class:`TableCheckResult` holds no Arrow data at all: its verdicts, the
 failing rule of each cell, and the messages of the (rare) flagged cells.
 
 Columns the library does not read natively: the library reads ``utf8`` and ``large_utf8`` columns
@@ -41,7 +42,7 @@ from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence,
 
 from . import _native
 from ._native import FW_CELL_OWN_MESSAGE, ArrowArray, ArrowArrayStream, ArrowSchema, check, lib, read_string
-from .batch import TOO_COMPLEX, CheckResult
+from .batch import CheckResult
 
 if TYPE_CHECKING:  # pragma: no cover
     from .form import Form
@@ -192,8 +193,10 @@ class _Accumulator:
             for found in _NONZERO.finditer(flag_bytes):
                 record, field = divmod(found.start(), fields)
                 if not flag_bytes[found.start()] & FW_CELL_OWN_MESSAGE:
-                    self.messages[base + record, field] = TOO_COMPLEX  # limits: a fixed text, not re-judged
-                    continue
+                    limit = self.form._limit_message()  # limits: a fixed text, not re-judged
+                    if limit is not None:
+                        self.messages[base + record, field] = limit
+                        continue
                 self.messages[base + record, field] = read_string(
                     lambda buf, size, length: lib.fw_form_arrow_message(
                         handle, byref(schema), byref(batch), record, field, buf, size, length))

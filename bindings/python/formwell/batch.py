@@ -21,8 +21,10 @@ from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional,
 from . import _native
 from ._native import FW_CELL_LIMIT_EXCEEDED, FW_CELL_OWN_MESSAGE, check, lib, read_string
 
-#: The message of a cell whose pattern was cut short by its match limits or time bound.
-TOO_COMPLEX = "This value is too complex to check"
+#: The failure code of a cell whose pattern was cut short by its match limits or time bound
+#: (fw_form_rule_code's documentation: a cell flagged FW_CELL_LIMIT_EXCEEDED has this code, and
+#: no parameters). Its message is the form's catalogue's for this code (Form._limit_message).
+PATTERN_LIMIT = "pattern_limit"
 
 if TYPE_CHECKING:  # pragma: no cover
     from .form import Form
@@ -243,6 +245,11 @@ class CheckResult:
       of record ``i`` shows an error under (the display messages), in registration order; ``{}``
       for a valid record. ``result.failing_rule(i, field_id)``: the position of the rule that
       failed (from 0, in the order the rules were added), or ``None``.
+    - ``result.codes(i)``: ``{field_id: code}`` of the same fields as ``errors(i)``: each error's
+      stable failure code (``"required"``, ``"min_length"``, ``"pattern_limit"`` for a pattern cut
+      short by its match limits), the same in every locale. ``result.code(i, field_id)`` and
+      ``result.params(i, field_id)`` (a new dict) describe one field's failure, ``None`` when it
+      passes.
     - ``result.invalid()``: iterates ``(index, errors)`` over the invalid records, in order.
     - A record index may be negative (from the end); out of range raises :class:`IndexError`.
 
@@ -353,8 +360,9 @@ class CheckResult:
             if flag & FW_CELL_OWN_MESSAGE:  # a custom validator's own words: judged again for them
                 errors[ids[field]] = self._cell_message(index, field)
                 continue
-            if flag & FW_CELL_LIMIT_EXCEEDED:  # a fixed text: never judged again (the time bound
-                errors[ids[field]] = TOO_COMPLEX  # could decide differently on a second run)
+            if flag & FW_CELL_LIMIT_EXCEEDED:  # the catalogue's fixed text: never judged again (the
+                limit = form._limit_message()  # time bound could decide differently on a second run)
+                errors[ids[field]] = limit if limit is not None else self._cell_message(index, field)
                 continue
             try:
                 errors[ids[field]] = messages[field, rule]
@@ -385,6 +393,53 @@ class CheckResult:
             raise UnknownFieldError(f"no field {field_id!r} in the checked form", _native.FW_ERR_UNKNOWN_FIELD) from None
         rule = self._failing[index * len(self._ids) + field]
         return None if rule < 0 else rule
+
+    def codes(self, index: int) -> Dict[str, str]:
+        """``{field_id: code}``: the failure code of each error a submit of record ``index`` shows
+        (the fields of :meth:`errors`, in registration order; ``{}`` when the record is valid)."""
+        index = self._record(index)
+        if self._valid[index]:
+            return {}
+        fields, form = len(self._ids), self._form
+        start = index * fields
+        failures, flags = form._rule_failures, self._flags
+        codes = {}
+        for field, rule in enumerate(self._failing[start : start + fields]):
+            if rule < 0:
+                continue
+            if flags[start + field] & FW_CELL_LIMIT_EXCEEDED:
+                codes[self._ids[field]] = PATTERN_LIMIT
+                continue
+            failure = failures.get((field, rule))
+            codes[self._ids[field]] = (failure if failure is not None else form._rule_failure(field, rule))[0]
+        return codes
+
+    def code(self, index: int, field_id: str) -> Optional[str]:
+        """The failure code of ``field_id`` in record ``index`` (``"min_length"``;
+        ``"pattern_limit"`` for a pattern cut short by its match limits), or ``None`` when that
+        field passes. An unknown field raises :class:`formwell.UnknownFieldError`."""
+        failure = self._failure(index, field_id)
+        return None if failure is None else failure[0]
+
+    def params(self, index: int, field_id: str) -> Optional[Dict[str, Any]]:
+        """The parameters of ``field_id``'s failure in record ``index`` as a new dict
+        (``{"length": 8, "unit": "graphemes"}``; ``{}`` for none), or ``None`` when that field
+        passes."""
+        failure = self._failure(index, field_id)
+        if failure is None:
+            return None
+        from .form import _parse_params
+
+        return _parse_params(failure[1])
+
+    def _failure(self, index: int, field_id: str) -> Optional[Tuple[str, str]]:
+        rule = self.failing_rule(index, field_id)
+        if rule is None:
+            return None
+        field = self._positions[field_id]  # type: ignore[index]
+        if self._flags[self._record(index) * len(self._ids) + field] & FW_CELL_LIMIT_EXCEEDED:
+            return PATTERN_LIMIT, "{}"
+        return self._form._rule_failure(field, rule)
 
     def own_message(self, index: int, field_id: str) -> bool:
         """Whether the message of ``field_id`` in record ``index`` is a custom validator's own words

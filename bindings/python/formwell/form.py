@@ -7,7 +7,7 @@ import os
 import sys
 import time
 from ctypes import addressof, byref, c_bool, c_char_p, c_int32, c_size_t, c_uint32, c_uint64, create_string_buffer, sizeof
-from dataclasses import dataclass
+from dataclasses import dataclass, field as _member
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optional, Tuple, Union
 
@@ -27,6 +27,7 @@ from ._async import (
 if TYPE_CHECKING:  # pragma: no cover
     from .arrow import TableCheckResult
 from ._native import FW_ERR_UNKNOWN_FIELD, FW_OK, check, lib, read_string
+from .messages import _locale_bytes
 from .errors import InvalidArgumentError, InvalidHandleError
 from .rules import (
     _DESTROY_FN,
@@ -227,11 +228,18 @@ _FIELDS = ("id", "value", "phase", "validity", "message", "display", "display_me
            "limit_exceeded", "failing_rule", "index",
            "visited", "dirty", "initial", "modified_since_submit", "external_error", "errors", "mode",
            "tint", "label_raised", "emphasized", "label", "accessibility_hint", "revision", "normalized_value",
-           "secret")
+           "secret", "code", "params", "display_code", "display_params", "error_codes")
 #: Members a secret field's printed form masks.
 _SECRET_MEMBERS = ("value", "normalized_value", "initial")
 #: Position of ``errors`` in the tuple (held as a tuple there, read as a list).
 _ERRORS = _FIELDS.index("errors")
+#: The members the tuple holds as they are: every one up to ``secret``. The last five (code,
+#: params, display_code, display_params, error_codes) are held together as one item, the
+#: snapshot's version 4 texts as the library copied them (UTF-8 bytes, see _NO_FAILURE_TEXT and
+#: _field_state), and decoded when read: reading a state decodes nothing it does not need.
+_HELD = _FIELDS.index("secret") + 1
+_HELD_MEMBERS = _FIELDS[:_HELD]
+_FAILURE_MEMBERS = _FIELDS[_HELD:]
 _tuple_new = tuple.__new__
 _tuple_eq = tuple.__eq__
 _tuple_ne = tuple.__ne__
@@ -280,6 +288,15 @@ class FieldState(tuple):
             rules judged and what :attr:`Form.values` holds; ``value`` is what was set.
         secret: the field is secret (``add_field(..., secret=True)``): ``repr()`` of this state
             masks ``value``, ``normalized_value`` and ``initial``.
+        code: the stable code of the failure ``message`` reports (``"required"``,
+            ``"min_length"``, ``"pattern_limit"``, ``"external"``, ...), ``""`` unless the validity
+            is INVALID. Codes never change with the form's :attr:`Form.locale`: a view may word its
+            own messages from ``code`` and ``params``.
+        params: the failure's parameters as a new ``dict`` (``{"length": 8, "unit": "graphemes"}``;
+            decimal bounds as strings; ``{}`` for none or unless invalid). Never holds a value.
+        display_code: the code of ``display_message``, ``""`` unless the display is ERROR.
+        display_params: the parameters of ``display_message`` (a new ``dict``).
+        error_codes: the code of each message of ``errors``, in the same order (a ``tuple``).
 
     ``pristine`` (not dirty), ``accessibility_value`` (the error text while the display is ERROR,
     else ``""``) and ``error`` are derived from the members above.
@@ -289,6 +306,10 @@ class FieldState(tuple):
     to :func:`dataclasses.fields`, :func:`dataclasses.asdict` and :func:`dataclasses.replace` as
     the frozen dataclass it used to be. The members added by issue 11 come after ``index`` and
     have defaults, so the old keyword constructor still works (``label`` then defaults to the id).
+    The failure's members (``code`` to ``error_codes``) are kept as the library copied them (so a
+    state stays hashable, and reading a state decodes nothing it does not need): each access
+    decodes them, and ``params`` / ``display_params`` are parsed into a new dict each time. The
+    constructor takes a dict or a JSON object text for ``params`` and ``display_params``.
     """
 
     __slots__ = ()
@@ -321,13 +342,19 @@ class FieldState(tuple):
         revision: int = 0,
         normalized_value: Optional[str] = None,
         secret: bool = False,
+        code: str = "",
+        params: Union[Mapping[str, Any], str, None] = None,
+        display_code: str = "",
+        display_params: Union[Mapping[str, Any], str, None] = None,
+        error_codes: Iterable[str] = (),
     ) -> "FieldState":
         return _tuple_new(cls, (id, value, phase, validity, message, display, display_message, touched,
                                 limit_exceeded, failing_rule, index, visited, dirty, initial,
                                 modified_since_submit, external_error, tuple(errors), mode, tint,
                                 label_raised, emphasized, id if label is None else label,
                                 accessibility_hint, revision, value if normalized_value is None else normalized_value,
-                                secret))
+                                secret, _failure_text(code, _params_text(params), display_code,
+                                                      _params_text(display_params), error_codes)))
 
     id: str = property(itemgetter(0), doc="The field id.")  # type: ignore[assignment]
     value: str = property(itemgetter(1), doc="The current value.")  # type: ignore[assignment]
@@ -354,6 +381,36 @@ class FieldState(tuple):
     revision: int = property(itemgetter(23), doc="The form revision at which this state last changed.")  # type: ignore[assignment]
     normalized_value: str = property(itemgetter(24), doc="The value after the field's normalisers (what the rules judged).")  # type: ignore[assignment]
     secret: bool = property(itemgetter(25), doc="The field is secret: repr() masks its values.")  # type: ignore[assignment]
+
+    @property
+    def code(self) -> str:
+        """The stable code of the failure ``message`` reports (``"min_length"``), else ``""``."""
+        text = self[26]
+        return "" if text is _NO_FAILURE_TEXT else text[: text.index(b"\0")].decode()
+
+    @property
+    def params(self) -> Dict[str, Any]:
+        """The parameters of ``message``'s failure (a new dict; ``{}`` for none or unless invalid)."""
+        text = self[26]
+        return {} if text is _NO_FAILURE_TEXT else _parse_params(_failure_texts(text)[1])
+
+    @property
+    def display_code(self) -> str:
+        """The code of ``display_message`` (the displayed error), else ``""``."""
+        text = self[26]
+        return "" if text is _NO_FAILURE_TEXT else _failure_texts(text)[2]
+
+    @property
+    def display_params(self) -> Dict[str, Any]:
+        """The parameters of ``display_message``'s failure (a new dict; ``{}`` for none)."""
+        text = self[26]
+        return {} if text is _NO_FAILURE_TEXT else _parse_params(_failure_texts(text)[3])
+
+    @property
+    def error_codes(self) -> Tuple[str, ...]:
+        """The code of each message of :attr:`errors`, in the same order (``()`` unless invalid)."""
+        text = self[26]
+        return () if text is _NO_FAILURE_TEXT else _failure_texts(text)[4]
 
     @property
     def errors(self) -> List[str]:
@@ -395,25 +452,36 @@ class FieldState(tuple):
     __le__ = __gt__ = __ge__ = __lt__
 
     def __repr__(self) -> str:
-        members = self._asdict()
+        members = dict(zip(_HELD_MEMBERS, self))
+        members["errors"] = list(self[_ERRORS])
         if self[25]:  # a secret field's values are never printed
             for name in _SECRET_MEMBERS:
                 if members[name]:
                     members[name] = "***"
+        members["code"] = self.code  # (params and the display's code: dataclass repr=False)
         return "FieldState(" + ", ".join(f"{name}={value!r}" for name, value in members.items()) + ")"
 
     def __reduce__(self) -> Any:
-        return (FieldState, tuple(self))
+        return (_restore_state, (tuple(self),))
+
+    def _members(self) -> Dict[str, Any]:
+        """Every member by name, ``params`` and ``display_params`` as their JSON texts."""
+        members = dict(zip(_HELD_MEMBERS, self))
+        members.update(zip(_FAILURE_MEMBERS, _failure_texts(self[_HELD])))
+        return members
 
     def _asdict(self) -> Dict[str, Any]:
-        """The members as a dict, in declaration order (``errors`` as a list)."""
-        members = dict(zip(_FIELDS, tuple(self)))
+        """The members as a dict, in declaration order (``errors`` as a list, ``params`` and
+        ``display_params`` as dicts)."""
+        members = self._members()
         members["errors"] = list(self[_ERRORS])
+        members["params"] = self.params
+        members["display_params"] = self.display_params
         return members
 
     def _replace(self, **changes: Any) -> "FieldState":
         """A copy with some members replaced (as :func:`dataclasses.replace`)."""
-        members = self._asdict()
+        members = self._members()  # params as their texts: kept exactly
         unknown = set(changes) - set(members)
         if unknown:
             raise TypeError(f"FieldState has no member {sorted(unknown)[0]!r}")
@@ -453,6 +521,66 @@ class _FieldStateMembers:
     revision: int = 0
     normalized_value: Optional[str] = None
     secret: bool = False
+    code: str = ""
+    params: Dict[str, Any] = _member(default_factory=dict, repr=False)
+    display_code: str = _member(default="", repr=False)
+    display_params: Dict[str, Any] = _member(default_factory=dict, repr=False)
+    error_codes: Tuple[str, ...] = _member(default=(), repr=False)
+
+
+def _params_text(params: Union[Mapping[str, Any], str, None]) -> str:
+    """A failure's parameters as FieldState keeps them: the library's JSON object text (a dict
+    given to the constructor is written as the library writes one: keys sorted, compact)."""
+    if params is None:
+        return "{}"
+    if isinstance(params, str):
+        return params
+    if isinstance(params, Mapping):
+        import json
+
+        return json.dumps(dict(params), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    raise TypeError(f"params must be a dict or a JSON object text, not {type(params).__name__}")
+
+
+def _parse_params(text: str) -> Dict[str, Any]:
+    """The library's parameters text as a new dict (what FieldState.params and friends answer)."""
+    if text == "{}":
+        return {}
+    import json
+
+    return json.loads(text)
+
+
+#: The version 4 texts of a snapshot with no failure to describe: code "", params "{}", display
+#: code "", display params "{}", each NUL-terminated, and an empty code list (its closing NUL).
+#: Every such state holds this very object.
+_NO_FAILURE_TEXT = b"\0{}\0\0{}\0\0"
+
+
+def _failure_text(code: str, params: str, display_code: str, display_params: str, error_codes: Iterable[str]) -> bytes:
+    """The version 4 texts of a snapshot, laid out as the library copies them."""
+    if isinstance(error_codes, str):
+        raise TypeError("error_codes must be a sequence of codes, not a str")
+    parts = [code, params, display_code, display_params, *error_codes, "", ""]
+    for part in parts:
+        if not isinstance(part, str):
+            raise TypeError(f"a failure code must be a str, not {type(part).__name__}")
+        if "\0" in part:
+            raise ValueError("a failure code or its parameters must not contain NUL characters")
+    text = "\0".join(parts).encode()
+    return _NO_FAILURE_TEXT if text == _NO_FAILURE_TEXT else text
+
+
+def _failure_texts(text: bytes) -> Tuple[str, str, str, str, Tuple[str, ...]]:
+    """(code, params, display_code, display_params, error_codes) from a snapshot's version 4 texts
+    (params as their JSON texts)."""
+    parts = text.decode().split("\0")
+    return parts[0], parts[1], parts[2], parts[3], tuple(parts[4:-2])
+
+
+def _restore_state(members: Tuple[Any, ...]) -> "FieldState":
+    """Unpickling a FieldState: its items as they were."""
+    return _tuple_new(FieldState, members)
 
 
 FieldState.__dataclass_fields__ = _FieldStateMembers.__dataclass_fields__  # type: ignore[attr-defined]
@@ -534,12 +662,22 @@ def _field_state(field_id: str, members: Tuple[Any, ...], data: Any, start: int)
     """A FieldState from an unpacked fw_snapshot (see _native.SNAPSHOT) whose texts were copied
     into ``data`` from offset ``start``: message, display message, value, label, initial value and
     accessibility hint, each followed by a NUL, then the error messages, each followed by a NUL,
-    and one more NUL, then the normalised value and a NUL (the library only ever copies valid
-    UTF-8, and no text holds a NUL). Nothing is computed here: every member is the library's."""
+    and one more NUL, then the normalised value, the code, the parameters, the display code and
+    the display parameters, each followed by a NUL, then the error codes, each followed by a NUL,
+    and one more NUL (the library only ever copies valid UTF-8, and no text holds a NUL). Nothing
+    is computed here: every member is the library's (the parameters stay JSON text until read)."""
     (index, phase, validity, display, failing, touched, exceeded, text_size, visited, dirty, modified, external,
-     raised, emphasized, mode, tint, revision, error_count, secret) = members
-    # One slice and one decode for all the texts (NULs never occur inside one), then split.
-    texts = data[start : start + text_size].decode().split("\0")
+     raised, emphasized, mode, tint, revision, error_count, secret, code_length, params_length, display_code_length,
+     display_params_length, codes_size) = members
+    # The version 4 texts (code, params, display code, display params, each with its NUL, then the
+    # error codes and one more NUL) end the field's texts: kept as bytes, decoded when read (and
+    # not even copied when they describe no failure: 9 bytes with both codes empty, i.e. "", "{}",
+    # "", "{}" and no error code).
+    failure_size = code_length + params_length + display_code_length + display_params_length + codes_size + 5
+    end = start + text_size - failure_size
+    # One slice and one decode for the other texts (NULs never occur inside one), then split.
+    texts = data[start:end].decode().split("\0")
+    after = 7 + error_count  # the normalised value's position
     return _tuple_new(FieldState, (
         field_id,
         texts[2],
@@ -565,8 +703,10 @@ def _field_state(field_id: str, members: Tuple[Any, ...], data: Any, start: int)
         texts[3],
         texts[5],
         revision,
-        texts[7 + error_count],
+        texts[after],
         secret,
+        _NO_FAILURE_TEXT if failure_size == 9 and not code_length and not display_code_length
+        else data[end : end + failure_size],
     ))
 
 
@@ -614,6 +754,9 @@ class Form:
     (``"first"``, the default, or ``"all"``). Both are keyword-only and can be changed later
     (:attr:`mode`, :attr:`errors`).
 
+    ``Form(locale="fr")``: the message catalogue the form's messages and hints are worded from
+    (default English; see :attr:`locale`).
+
     ``Form(clock=...)``: the host clock of asynchronous rules (:class:`formwell.AsyncRule`), a
     callable answering milliseconds (an int, monotonic); the default reads ``time.monotonic()``,
     the clock of asyncio's event loop. The library itself never reads a clock: a form with async
@@ -642,11 +785,12 @@ class Form:
     _driver: Optional["_async.Driver"] = None
 
     def __init__(self, *, mode: Union["Mode", str, None] = None, errors: Optional[str] = None,
-                 clock: Optional[Any] = None) -> None:
+                 clock: Optional[Any] = None, locale: Optional[str] = None) -> None:
         if clock is not None and not callable(clock):
             raise TypeError(f"clock must be a callable answering milliseconds, not {type(clock).__name__}")
         mode_value = None if mode is None else _mode_value(mode)
         error_value = None if errors is None else _error_mode_value(errors)
+        locale_b = None if locale is None else _locale_bytes(locale)
         handle = _native.FormHandle()
         check(lib.fw_form_create(byref(handle)))
         try:
@@ -654,6 +798,8 @@ class Form:
                 check(lib.fw_form_set_mode(handle, mode_value))
             if error_value is not None:
                 check(lib.fw_form_set_error_mode(handle, error_value))
+            if locale_b is not None:
+                check(lib.fw_form_set_locale(handle, locale_b))
         except BaseException:
             lib.fw_form_free(handle)
             raise
@@ -675,8 +821,15 @@ class Form:
         self._initials: Dict[str, str] = {}
         #: Ids of secret fields (their requests print masked).
         self._secrets: set = set()
-        #: (field index, rule index) -> the rule's fixed message (rules never change once added).
+        #: (field index, rule index) -> the rule's fixed message (rules never change once added;
+        #: the locale does: setting it empties this cache).
         self._rule_messages: Dict[Tuple[int, int], str] = {}
+        #: (field index, rule index) -> the rule's failure code and parameters (JSON text), for
+        #: batch results (the same in every locale).
+        self._rule_failures: Dict[Tuple[int, int], Tuple[str, str]] = {}
+        #: the message of a pattern stopped at its match limits in the form's locale ("" when the
+        #: catalogue words it with placeholders: such cells are judged again), once read.
+        self._limit_text: Optional[str] = None
         #: the host clock of async rules (milliseconds).
         self._clock: Any = _async.monotonic_ms if clock is None else clock
         #: async rule name -> its check, bound to this form (AsyncRule(check=), checks=, define_check).
@@ -949,6 +1102,8 @@ class Form:
         for name, validate in given.items():
             self.define_validator(name, validate)
         check(lib.fw_form_load_spec(self._h, _encode(text, "spec")))
+        if "locale" in parsed:  # type: ignore[operator]
+            self._locale_changed()
         fields = parsed.get("fields") or []  # type: ignore[union-attr]
         for field in fields:  # accepted by the library, so well-formed
             self._initials[field["id"]] = field.get("initial") or ""
@@ -1018,6 +1173,40 @@ class Form:
         message = read_string(lambda buf, size, length: lib.fw_form_rule_message(handle, field, rule, buf, size, length))
         self._rule_messages[field, rule] = message
         return message
+
+    def _rule_failure(self, field: int, rule: int) -> Tuple[str, str]:
+        """The failure code and parameters (JSON text) of rule ``rule`` of the field at ``field``
+        (``fw_form_rule_code`` / ``fw_form_rule_params``; cached)."""
+        try:
+            return self._rule_failures[field, rule]
+        except KeyError:
+            pass
+        handle = self._h
+        failure = (read_string(lambda buf, size, length: lib.fw_form_rule_code(handle, field, rule, buf, size, length)),
+                   read_string(lambda buf, size, length: lib.fw_form_rule_params(handle, field, rule, buf, size, length)))
+        self._rule_failures[field, rule] = failure
+        return failure
+
+    def _limit_message(self) -> Optional[str]:
+        """The message of a batch cell whose pattern stopped at its match limits, in the form's
+        locale: the text its catalogue gives code ``pattern_limit``, or ``None`` when that text is
+        a template with placeholders (the cell is then judged again for its message)."""
+        text = self._limit_text
+        if text is None:
+            from .messages import message_catalog
+
+            entry = message_catalog(self.locale).get("failures", {}).get("pattern_limit", {})
+            templates = entry.get("message") if isinstance(entry, Mapping) else None
+            if isinstance(templates, str):
+                templates = [templates]
+            plain = [t for t in templates or () if isinstance(t, str) and "{" not in t]
+            text = self._limit_text = plain[0] if plain else ""
+        return text or None
+
+    def _locale_changed(self) -> None:
+        """The form speaks another catalogue: forget the messages read in the old one."""
+        self._rule_messages = {}
+        self._limit_text = None
 
     def to_spec(self) -> Dict[str, Any]:
         """This form's definition (fields, labels, initial values, rules) as a spec dict.
@@ -1388,6 +1577,24 @@ class Form:
         if self._driver is None:
             self._driver = _async.Driver()
 
+    # ---- messages: the locale ----
+
+    @property
+    def locale(self) -> str:
+        """The tag of the message catalogue the form's messages and hints are worded from
+        (``"en"`` unless set). Settable with any tag a catalogue matches (``"fr"``, ``"fr-CA"``,
+        ``"fr_FR"``: case-insensitive, ``_`` read as ``-``, subtags dropped until one matches; then
+        this reads ``"fr"``): every field is judged again in the new language, its codes and
+        parameters unchanged. An unknown locale raises :class:`formwell.InvalidArgumentError` and
+        changes nothing. :func:`formwell.locales` lists the catalogues."""
+        handle = self._h
+        return read_string(lambda buf, size, length: lib.fw_form_locale(handle, buf, size, length))
+
+    @locale.setter
+    def locale(self, locale: str) -> None:
+        check(lib.fw_form_set_locale(self._h, _locale_bytes(locale)))
+        self._locale_changed()
+
     # ---- modes ----
 
     @property
@@ -1498,6 +1705,7 @@ class Form:
         self._indices = {}
         self._ids = []
         self._rule_messages = {}
+        self._rule_failures = {}
         initials = dict(self._initials)
         initials.pop(field_id, None)
         self._initials = initials

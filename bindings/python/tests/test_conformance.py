@@ -18,7 +18,15 @@ validity ``pending``; the form keys pending_fields, stale_results and next_due.
 Vectors 60-63's additions (normalisers and secret fields; the spec's ``normalize`` and ``secret`` reach
 the library through ``Form.from_spec``, i.e. fw_form_load_spec): the per-field keys value (as set),
 normalized (:attr:`FieldState.normalized_value`) and secret, and the form key values
-(:attr:`Form.values`, the normalised values a submission uses)."""
+(:attr:`Form.values`, the normalised values a submission uses).
+
+Vectors 64-68's additions (messages as codes + parameters + locales; the spec's ``locale`` reaches the
+library through ``Form.from_spec``): the per-field keys code, params (compared as parsed JSON: the
+state's ``params`` dict), display_code and error_codes; records' ``codes`` (``{field: code}`` of each
+displayed error), read after a submit (each shown field's :attr:`FieldState.display_code`) and through
+the batch path (:meth:`CheckResult.codes`); and the top-level ``checks``, each run through
+:func:`formwell.check_value` with its rules as spec dicts, comparing validity, message, code and
+params."""
 
 import glob
 import json
@@ -69,6 +77,11 @@ OPTIONAL_FIELD_KEYS = {
     "value": lambda s: s.value,
     "normalized": lambda s: s.normalized_value,
     "secret": lambda s: s.secret,
+    # vectors 64-68: failure codes and parameters
+    "code": lambda s: s.code,
+    "params": lambda s: s.params,
+    "display_code": lambda s: s.display_code,
+    "error_codes": lambda s: list(s.error_codes),
 }
 
 
@@ -230,6 +243,21 @@ def test_vector(path):
             assert form.validate() is record["valid"], f"{name} record {index}: valid"
             errors = {i: form.state(i).error for i in form.field_ids if form.state(i).error is not None}
             assert errors == record["errors"], f"{name} record {index}: errors"
+            if "codes" in record:
+                states = form.states()
+                codes = {s.id: s.display_code for s in states if s.display is formwell.Display.ERROR}
+                assert codes == record["codes"], f"{name} record {index}: codes"
+                assert all(s.display_code == "" for s in states if s.display is not formwell.Display.ERROR), \
+                    f"{name} record {index}: a display code without a displayed error"
+    for index, check in enumerate(vector.get("checks", [])):
+        where = f"{name} check {index}"
+        verdict = formwell.check_value(check["rules"], check["value"], locale=check.get("locale"))
+        assert verdict.validity.name.lower() == check["validity"], f"{where}: validity"
+        assert verdict.message == check["message"], f"{where}: message"
+        assert verdict.code == check["code"], f"{where}: code"
+        assert verdict.params == check["params"], f"{where}: params"
+        assert bool(verdict) is (check["validity"] != "invalid"), f"{where}: truth"
+        assert (verdict.failing_rule is None) is (check["validity"] != "invalid"), f"{where}: failing_rule"
 
 
 @pytest.mark.parametrize("threads", [0, 1])
@@ -247,6 +275,13 @@ def test_vector_records_check_many(path, threads):
         assert result.invalid_count == sum(not record["valid"] for record in records)
         for index, record in enumerate(records):
             assert result.errors(index) == record["errors"], f"{name} record {index}: errors"
+            if "codes" in record:
+                assert result.codes(index) == record["codes"], f"{name} record {index}: codes"
+                for field_id in form.field_ids:
+                    assert result.code(index, field_id) == record["codes"].get(field_id), \
+                        f"{name} record {index}: code of {field_id!r}"
+            # Codes and messages go together: each error has its code, and only errors do.
+            assert list(result.codes(index)) == list(result.errors(index)), f"{name} record {index}: codes' fields"
         # As columns: only records that give every field (a missing key means "initial value",
         # which a column cannot say per record).
         complete = [r for r in records if set(r["values"]) == set(form.field_ids)]
@@ -255,3 +290,5 @@ def test_vector_records_check_many(path, threads):
             by_column = form.check_many(columns, threads=threads)
             assert by_column.valid == [r["valid"] for r in complete], name
             assert [by_column.errors(i) for i in range(len(complete))] == [r["errors"] for r in complete]
+            assert [by_column.codes(i) for i in range(len(complete)) if "codes" in complete[i]] == \
+                [r["codes"] for r in complete if "codes" in r]

@@ -47,6 +47,7 @@ C_TYPES = {
     "const char * const *": ctypes.POINTER(ctypes.c_char_p),
     "uint64_t *": ctypes.POINTER(ctypes.c_uint64),
     "fw_request *": ctypes.POINTER(_native.fw_request),
+    "fw_check_result *": ctypes.POINTER(_native.fw_check_result),
 }
 
 
@@ -148,7 +149,8 @@ def header_struct(name):
     return members
 
 
-@pytest.mark.parametrize("name", ["fw_snapshot", "fw_rule", "fw_column", "fw_form_info", "fw_request"])
+@pytest.mark.parametrize("name", ["fw_snapshot", "fw_rule", "fw_column", "fw_form_info", "fw_request",
+                                  "fw_check_result"])
 def test_structs_match_header(name):
     members = header_struct(name)
     structure = getattr(_native, name)
@@ -163,12 +165,18 @@ def test_snapshot_reader_matches_the_struct():
                    message_length=11, display_message_length=12, value_length=13, text_size=99,
                    visited=True, dirty=False, modified_since_submit=True, external_error=False, label_raised=True,
                    emphasized=False, mode=3, tint=2, revision=2**40 + 5, error_count=2, label_length=14,
-                   initial_length=15, hint_length=16, errors_size=17, secret=True, normalized_length=18)
+                   initial_length=15, hint_length=16, errors_size=17, secret=True, normalized_length=18,
+                   code_length=19, params_length=20, display_code_length=21, display_params_length=22,
+                   error_codes_size=23)
     snapshot = _native.fw_snapshot(size=ctypes.sizeof(_native.fw_snapshot), message=1, display_message=2, value=3,
-                                   label=4, initial=5, hint=6, errors=7, normalized=8, **members)
+                                   label=4, initial=5, hint=6, errors=7, normalized=8, code=9, params=10,
+                                   display_code=11, display_params=12, error_codes=13, **members)
+    # The lengths of the texts up to the normalised value are skipped (they are split at their NULs);
+    # version 4's are read: they say where its texts start (decoded only for a failure).
     read = ("index", "phase", "validity", "display", "failing_rule", "touched", "limit_exceeded", "text_size",
             "visited", "dirty", "modified_since_submit", "external_error", "label_raised", "emphasized", "mode",
-            "tint", "revision", "error_count", "secret")  # the lengths are skipped: the texts are split at their NULs
+            "tint", "revision", "error_count", "secret", "code_length", "params_length", "display_code_length",
+            "display_params_length", "error_codes_size")
     expected = tuple(members[name] for name in read)
     assert _native.SNAPSHOT.unpack_from(snapshot) == expected
     array = (_native.fw_snapshot * 2)()
@@ -179,41 +187,48 @@ def test_snapshot_reader_matches_the_struct():
 def test_snapshot_texts_follow_each_other():
     """The binding splits the texts at their NULs (message, display message, value, label, initial
     value, hint, each NUL-terminated, then the error messages, each NUL-terminated, and one more NUL,
-    then the normalised value, NUL-terminated, one after the other), and finds each field's texts in
+    then the normalised value, code, params, display code and display params, each NUL-terminated,
+    then the error codes, each NUL-terminated, and one more NUL, one after the other), finds the
+    version 4 texts at the end of a field's texts by their lengths, and finds each field's texts in
     fw_form_snapshots' buffer by the text_size of the fields before it: the library's pointers must
     agree."""
     import formwell
 
     # The error list ends with one more NUL (an empty list reads as "").
+    five = b'{"length":5,"unit":"graphemes"}'
     first_texts = (b"too short\0too short\0abc\0" + b"a\0" + b"abc\0" + b"Enter at least 5 characters\0"
-                   + b"too short\0" + b"\0" + b"abc\0")
+                   + b"too short\0" + b"\0" + b"abc\0"
+                   + b"min_length\0" + five + b"\0" + b"min_length\0" + five + b"\0" + b"min_length\0" + b"\0")
     second_texts = b"This field is required\0" * 2 + b"\0" + b"Bee\0" + b"\0" + b"Enter a value\0" + \
-        b"This field is required\0" + b"\0" + b"\0"
+        b"This field is required\0" + b"\0" + b"\0" + b"required\0{}\0required\0{}\0required\0\0"
     with formwell.Form() as form:
         form.add_field("a", [formwell.Required(), formwell.MinLength(5, message="too short")], initial="abc")
         form.add_field("b", [formwell.Required()], label="Bee")
         form.add_field("c", initial="ok")
         form.touch_all()
-        buf = ctypes.create_string_buffer(256)
+        buf = ctypes.create_string_buffer(512)
         base = ctypes.addressof(buf)
         snapshot = _native.fw_snapshot(size=ctypes.sizeof(_native.fw_snapshot))
-        _native.check(_native.lib.fw_field_snapshot_at(form._h, 0, snapshot, buf, 256))
+        _native.check(_native.lib.fw_field_snapshot_at(form._h, 0, snapshot, buf, 512))
         offsets = tuple(getattr(snapshot, name) - base for name in
-                        ("message", "display_message", "value", "label", "initial", "hint", "errors", "normalized"))
-        assert offsets == (0, 10, 20, 24, 26, 30, 58, 69)
-        assert (snapshot.error_count, snapshot.errors_size, snapshot.text_size) == (1, 10, 73)
+                        ("message", "display_message", "value", "label", "initial", "hint", "errors", "normalized",
+                         "code", "params", "display_code", "display_params", "error_codes"))
+        assert offsets == (0, 10, 20, 24, 26, 30, 58, 69, 73, 84, 116, 127, 159)
+        assert (snapshot.error_count, snapshot.errors_size, snapshot.text_size) == (1, 10, 171)
         assert (snapshot.secret, snapshot.normalized_length) == (False, 3)
+        assert (snapshot.code_length, snapshot.params_length, snapshot.display_code_length,
+                snapshot.display_params_length, snapshot.error_codes_size) == (10, 31, 10, 31, 11)
         assert buf.raw[:snapshot.text_size] == first_texts
         snapshots = (_native.fw_snapshot * 3)(*[_native.fw_snapshot(size=ctypes.sizeof(_native.fw_snapshot))] * 3)
         count, needed = ctypes.c_size_t(), ctypes.c_size_t()
-        _native.check(_native.lib.fw_form_snapshots(form._h, snapshots, 3, ctypes.byref(count), buf, 256,
+        _native.check(_native.lib.fw_form_snapshots(form._h, snapshots, 3, ctypes.byref(count), buf, 512,
                                                     ctypes.byref(needed)))
         first_size, second_size = snapshots[0].text_size, snapshots[1].text_size
         assert (first_size, second_size) == (len(first_texts), len(second_texts))
         assert snapshots[1].message - base == first_size
         assert snapshots[2].message - base == first_size + second_size
-        # A valid field: empty texts but its value, label (the id) and initial value; no errors.
-        third_texts = b"\0\0ok\0c\0ok\0\0" + b"\0" + b"ok\0"
+        # A valid field: empty texts but its value, label (the id) and initial value; no errors, no codes.
+        third_texts = b"\0\0ok\0c\0ok\0\0" + b"\0" + b"ok\0" + b"\0{}\0\0{}\0\0"
         assert (snapshots[2].error_count, snapshots[2].errors_size) == (0, 0)
         assert needed.value == first_size + second_size + snapshots[2].text_size == len(first_texts + second_texts
                                                                                         + third_texts)

@@ -318,7 +318,7 @@ def test_field_state_is_a_frozen_value(form):
         "failing_rule=0, index=0, visited=False, dirty=False, initial='', modified_since_submit=False, "
         "external_error=False, errors=['This field is required'], mode=<Mode.TWO_STAGE: 'two_stage'>, "
         f"tint=<Tint.ERROR: 2>, label_raised=True, emphasized=False, label='a', accessibility_hint='Enter a value', "
-        f"revision={state.revision}, normalized_value='', secret=False)"
+        f"revision={state.revision}, normalized_value='', secret=False, code='required')"
     )
     assert state.error == "This field is required"
     assert pickle.loads(pickle.dumps(state)) == state
@@ -335,7 +335,10 @@ def test_field_state_works_with_the_dataclasses_module(form):
         "id", "value", "phase", "validity", "message", "display", "display_message", "touched",
         "limit_exceeded", "failing_rule", "index",
         "visited", "dirty", "initial", "modified_since_submit", "external_error", "errors", "mode", "tint",
-        "label_raised", "emphasized", "label", "accessibility_hint", "revision", "normalized_value", "secret"]
+        "label_raised", "emphasized", "label", "accessibility_hint", "revision", "normalized_value", "secret",
+        "code", "params", "display_code", "display_params", "error_codes"]
+    assert [f.name for f in dataclasses.fields(state) if not f.repr] == [
+        "params", "display_code", "display_params", "error_codes"]  # repr() shows the code only
     assert dataclasses.asdict(state)["value"] == "v"
     changed = dataclasses.replace(state, value="w")
     assert isinstance(changed, FieldState) and changed.value == "w" and changed.id == "a"
@@ -592,8 +595,11 @@ def test_index_calls_refuse_an_index_past_the_fields():
         # No texts asked for: the members only, and the call succeeds.
         _native.check(lib.fw_field_update_at(handle, 0, b"abc", snapshot, None, 0))
         # text_size: message, display message, value "abc", label "a", initial, hint, each with its NUL,
-        # the empty error list's NUL and the normalised value "abc" (3 + 4 + 2 + 1 + 1 + 4 = 15).
-        assert (snapshot.value_length, snapshot.value, snapshot.text_size) == (3, None, 15)
+        # the empty error list's NUL and the normalised value "abc" (3 + 4 + 2 + 1 + 1 + 4 = 15), then
+        # version 4's code "", params "{}", display code "", display params "{}" and the empty code
+        # list's NUL (1 + 3 + 1 + 3 + 1 = 9).
+        assert (snapshot.value_length, snapshot.value, snapshot.text_size) == (3, None, 24)
+        assert (snapshot.code, snapshot.params, snapshot.error_codes) == (None, None, None)
         # A snapshot declaring a size smaller than the struct is refused.
         snapshot.size = 8
         assert lib.fw_field_snapshot_at(handle, 0, snapshot, None, 0) == _native.FW_ERR_INVALID_ARGUMENT
