@@ -375,8 +375,9 @@ typedef enum fw_rule_kind {
 /** Bits of the per-cell flags fw_form_check_batch can write (out_cell_flags). */
 typedef enum fw_cell_flag {
     /**
-     * The field's failing pattern stopped at its match limits or time bound: its message is "This
-     * value is too complex to check", not the rule's.
+     * The field's failing pattern stopped at its match limits or time bound: its code is
+     * "pattern_limit" and its message the form's catalogue's for that code ("This value is too
+     * complex to check" in English; fw_message_catalog), not the rule's.
      */
     FW_CELL_LIMIT_EXCEEDED = 1,
     /**

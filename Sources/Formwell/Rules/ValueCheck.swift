@@ -34,9 +34,16 @@ public enum ValueCheck {
         _ value: String, against rules: [Rule], locale: String = "en", label: String? = nil
     ) throws(FormError) -> Verdict {
         for rule in rules {
-            let descriptor = RuleCatalog.descriptor(named: rule.kind.name)
+            // What only a form has: other fields, rule sets, named validators, a host answering
+            // asynchronous checks (a validator given directly, in Swift, needs none).
+            let name = rule.kind.name
+            let descriptor = RuleCatalog.descriptor(named: name)
             if descriptor?.parameters.contains(where: { $0.type == .fieldID }) == true {
-                throw .invalidArgument("a \(rule.kind.name) rule compares with another field: check it in a form")
+                throw .invalidArgument("a \(name) rule compares with another field: check the value in a form")
+            }
+            if name == RuleCatalog.setRuleName || name == "async" || (name == "custom" && rule.kind.validator == nil) {
+                let what = name == RuleCatalog.setRuleName ? "a rule set reference" : "a \(name) rule"
+                throw .invalidArgument("\(what) needs a form: check the value in a form")
             }
         }
         var form = try Form(locale: locale)

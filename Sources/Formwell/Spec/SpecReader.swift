@@ -57,7 +57,7 @@ enum SpecReader {
         return try ruleSpec(root, "", allowSet: true)
     }
 
-    /// One rule object or an array of them, no rule set references (single-value checks).
+    /// One rule object or an array of them (single-value checks).
     static func readRules(_ text: String) throws(SpecError) -> [RuleSpec] {
         let root: JSONValue
         do {
@@ -65,9 +65,15 @@ enum SpecReader {
         } catch {
             throw SpecError(path: error.path, problem: error.positionedMessage)
         }
-        guard case .array(let items) = root else { return [try ruleSpec(root, "", allowSet: false)] }
+        let items: [(JSONValue, String)]
+        if case .array(let list) = root {
+            items = list.enumerated().map { ($1, "[\($0)]") }
+        } else {
+            items = [(root, "")]
+        }
         var rules: [RuleSpec] = []
-        for (index, item) in items.enumerated() { rules.append(try ruleSpec(item, "[\(index)]", allowSet: false)) }
+        // (What only a form has — rule sets, validators, other fields — is refused by ValueCheck.)
+        for (item, path) in items { rules.append(try ruleSpec(item, path, allowSet: true)) }
         return rules
     }
 

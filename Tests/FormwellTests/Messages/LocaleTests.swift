@@ -176,7 +176,12 @@ import Testing
         #expect(try ValueCheck.rules(json: #"{"rule": "email"}"#).count == 1)
         #expect(throws: FormError.self) { try ValueCheck.check("a", against: [.matches("other")]) }
         #expect(throws: FormError.self) { try ValueCheck.check("a", against: [.email()], locale: "xx") }
-        #expect(throws: SpecError.self) { try ValueCheck.rules(json: #"[{"rule": "set", "name": "x"}]"#) }
+        for needsAForm in [#"[{"rule": "set", "name": "x"}]"#, #"{"rule": "custom", "name": "v"}"#, #"{"rule": "async", "name": "a"}"#,
+                           #"{"rule": "required_if", "field": "f", "value": "x"}"#] {
+            let rules = try ValueCheck.rules(json: needsAForm)
+            #expect(throws: FormError.self) { try ValueCheck.check("a", against: rules) }
+        }
+        #expect(try ValueCheck.check("a", against: [.custom { _ in .invalid("no") }]).message == "no")
         #expect(throws: SpecError.self) { try ValueCheck.rules(json: "{") }
     }
 }

@@ -1547,13 +1547,14 @@ static void messages_functions(fw_form *target) {
         "", "[", "{", "null", "42", "\"required\"", "[42]", "[[]]", "{}", "{\"rule\": 1}", "{\"rule\": \"nope\"}",
         "{\"rule\": \"min_length\"}", "{\"rule\": \"min_length\", \"length\": -1}", "{\"rule\": \"min_length\", \"length\": 1.5}",
         "{\"rule\": \"required\", \"colour\": 1}", "{\"rule\": \"required\", \"message\": \"a\\u0000b\"}",
-        "{\"rule\": \"set\", \"name\": \"x\"}", "[{\"rule\": \"required\"}] x",
+        "[{\"rule\": \"required\"}] x",
     };
     static const char *const refused_rules[] = {
         "{\"rule\": \"matches\", \"field\": \"x\"}", "{\"rule\": \"not_equal\", \"field\": \"x\"}",
         "{\"rule\": \"required_with\", \"field\": \"x\"}", "{\"rule\": \"required_without\", \"field\": \"x\"}",
         "{\"rule\": \"required_if\", \"field\": \"x\", \"value\": \"y\"}", "{\"rule\": \"custom\", \"name\": \"v\"}",
         "{\"rule\": \"async\", \"name\": \"available\"}", "[{\"rule\": \"required\"}, {\"rule\": \"async\", \"name\": \"a\"}]",
+        "{\"rule\": \"set\", \"name\": \"x\"}",
     };
     static const size_t bad_sizes[] = {0, 1, 7, 8, sizeof(fw_check_result) - 8, sizeof(fw_check_result) - 1,
                                        (size_t)INT32_MAX + 8, (size_t)1 << 40, SIZE_MAX};
