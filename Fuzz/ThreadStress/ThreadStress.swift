@@ -348,8 +348,14 @@ private func checkSnapshot(_ s: fw_snapshot, _ buffer: UnsafeMutablePointer<CCha
     expect((s.validity == fw_validity.FW_VALIDITY_INVALID.rawValue) == (s.failing_rule >= 0),
            "\(what): validity \(s.validity) but failing_rule \(s.failing_rule)")
     // The second version's texts too: label, initial value, hint, and the error list with its final
-    // NUL; and the third's normalised value.
+    // NUL; the third's normalised value; the fourth's codes and parameters, and the code list.
     let laterVersionTexts = s.label_length + s.initial_length + s.hint_length + s.errors_size + 4 + s.normalized_length + 1
+        + s.code_length + s.params_length + s.display_code_length + s.display_params_length + s.error_codes_size + 5
+    // A failure's code is there exactly when its message is (the codes of this form's rules are
+    // never empty), and so is the list of codes beside the list of messages.
+    expect((s.message_length > 0) == (s.code_length > 0) && (s.display_message_length > 0) == (s.display_code_length > 0),
+           "\(what): message/code lengths \(s.message_length)/\(s.code_length), display \(s.display_message_length)/\(s.display_code_length)")
+    expect((s.error_count > 0) == (s.error_codes_size > 0), "\(what): \(s.error_count) errors but error_codes_size \(s.error_codes_size)")
     expect(s.text_size == s.message_length + s.display_message_length + s.value_length + 3 + laterVersionTexts,
            "\(what): text_size \(s.text_size) for lengths \(s.message_length)/\(s.display_message_length)/\(s.value_length)")
     expect((s.validity == fw_validity.FW_VALIDITY_INVALID.rawValue) == (s.error_count > 0)

@@ -44,6 +44,10 @@ enum MessageTemplate {
         var missing = false
         /// Every name looked up, in order (`placeholders`).
         var used: [String] = []
+        /// Plural and select branches being read, one inside another: a rule's own message comes
+        /// from outside, so nesting is bounded (deeper is plain text) rather than the stack.
+        var depth = 0
+        static let maximumDepth = 8
 
         /// Text up to the end (or, in a branch, up to its closing brace, not consumed).
         mutating func text(inBranch: Bool, number: String?) -> String {
@@ -86,7 +90,7 @@ enum MessageTemplate {
                 guard let value = values[name] else { missing = true; return nil }
                 return value
             }
-            guard characters[index] == "," else { index = start; return nil }
+            guard characters[index] == ",", depth < Renderer.maximumDepth else { index = start; return nil }
             index += 1
             let kind = word()
             guard kind == "plural" || kind == "select", index < characters.count, characters[index] == "," else {
@@ -107,7 +111,9 @@ enum MessageTemplate {
                 index += 1
                 let outer = missing
                 missing = false
+                depth += 1
                 let text = text(inBranch: true, number: kind == "plural" ? (value ?? "#") : number)
+                depth -= 1
                 guard index < characters.count else { index = start; return nil }
                 index += 1  // the branch's closing brace
                 branches[key] = (text, missing)
