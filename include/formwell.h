@@ -72,9 +72,9 @@ extern "C" {
 
 /** Version of this header; fw_version() tells the version of the loaded library. */
 #define FW_VERSION_MAJOR 0
-#define FW_VERSION_MINOR 5
+#define FW_VERSION_MINOR 6
 #define FW_VERSION_PATCH 0
-#define FW_VERSION_STRING "0.5.0"
+#define FW_VERSION_STRING "0.6.0"
 /** ABI number of this header; fw_abi_version() tells the loaded library's. */
 #define FW_ABI_VERSION 1
 

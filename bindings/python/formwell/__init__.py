@@ -70,7 +70,7 @@ from .rules import AsyncRule, Custom, Rule, RuleSet
 from ._rule_classes import *  # noqa: F401,F403  (every catalogue rule: Required, Email, Url, Integer, ...)
 from ._rule_kinds import CATALOG as RULE_CATALOG
 
-__version__ = "0.5.0"
+__version__ = "0.6.0"
 
 
 def library_version() -> str:
