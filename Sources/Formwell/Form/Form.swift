@@ -474,12 +474,13 @@ public struct Form: Sendable {
                 let summary = Form.summary(of: field, formMode: formMode, validity: shown.validity, display: shown.display,
                                            failingRule: shown.failingRule,
                                            errorCount: shown.validity == .invalid ? 1 + shown.moreErrors.count : 0)
-                let failures = Failures(code: shown.code, params: shown.params, displayCode: shown.displayCode,
-                                        displayParams: shown.displayParams, moreCodes: shown.moreCodes)
-                Field.withUTF8(shown.message) { message in
-                    Field.withUTF8(shown.displayMessage) { displayMessage in
-                        Field.withUTF8(shown.hint) { hint in
-                            Form.readTexts(of: field, summary, message, displayMessage, hint, shown.moreErrors, failures, body)
+                withUnsafePointer(to: shown) { kept in
+                    Field.withUTF8(shown.message) { message in
+                        Field.withUTF8(shown.displayMessage) { displayMessage in
+                            Field.withUTF8(shown.hint) { hint in
+                                Form.readTexts(of: field, summary, message, displayMessage, hint, shown.moreErrors,
+                                               FailureOrigin(kept: kept), body)
+                            }
                         }
                     }
                 }
@@ -489,16 +490,15 @@ public struct Form: Sendable {
             let moreCount = view.carriesMoreFailures ? field.pointee.moreFailures.count : 0
             let summary = Form.summary(of: field, formMode: formMode, validity: view.validity, display: view.display,
                                        failingRule: view.failingRule, errorCount: view.validity == .invalid ? 1 + moreCount : 0)
-            let failure = field.pointee.failure(from: view.source)
-            let shownFailure = view.shownSource == view.source ? failure : field.pointee.failure(from: view.shownSource)
-            let failures = Failures(code: failure.code, params: failure.params, displayCode: shownFailure.code,
-                                    displayParams: shownFailure.params, moreCodes: moreCount > 0 ? field.pointee.moreCodes : [])
+            // The codes are read at the end, in place, from the view's sources (plain values: a
+            // struct of strings captured here was copied, retained, at every closure level).
+            let origin = FailureOrigin(source: view.source, shownSource: view.shownSource, carriesMore: moreCount > 0)
             // (The closures capture plain values only: a captured array is retained at every level.)
             Field.withMessage(of: field, view.source) { message in
                 Field.withMessage(of: field, view.shownSource) { displayMessage in
                     Field.withHint(of: field, view.display == .error ? view.shownSource : .none) { hint in
                         Form.readTexts(of: field, summary, message, displayMessage, hint,
-                                       moreCount > 0 ? field.pointee.moreFailures : [], failures, body)
+                                       moreCount > 0 ? field.pointee.moreFailures : [], origin, body)
                     }
                 }
             }
@@ -525,31 +525,37 @@ public struct Form: Sendable {
     private static func readTexts(
         of field: UnsafeMutablePointer<Field>, _ summary: StateSummary, _ message: UnsafeBufferPointer<UInt8>,
         _ displayMessage: UnsafeBufferPointer<UInt8>, _ hint: UnsafeBufferPointer<UInt8>, _ moreErrors: [String],
-        _ failures: Failures, _ body: (StateSummary, StateTexts) -> Void
+        _ origin: FailureOrigin, _ body: (StateSummary, StateTexts) -> Void
     ) {
+        let failures = StateFailures(field: field, kept: origin.kept, source: origin.source, shownSource: origin.shownSource,
+                                     carriesMore: origin.carriesMore)
         Field.withName(of: field) { name in
             Field.withUTF8(field.pointee.initialValue) { initial in
                 field.pointee.value.withBytes { normalized in
                     field.pointee.withShownBytes { value in
                         body(summary, StateTexts(message: message, displayMessage: displayMessage, value: value,
                                                  normalized: normalized, name: name, initial: initial, hint: hint,
-                                                 moreErrors: moreErrors, code: failures.code, params: failures.params,
-                                                 displayCode: failures.displayCode, displayParams: failures.displayParams,
-                                                 moreCodes: failures.moreCodes))
+                                                 moreErrors: moreErrors, failures: failures))
                     }
                 }
             }
         }
     }
 
-    /// The codes and parameters a state read hands out beside its texts.
-    private struct Failures {
-        let code: String
-        let params: String
-        let displayCode: String
-        let displayParams: String
-        let moreCodes: [String]
+    /// Where a state read's codes come from: a kept shown state, else the live view's sources.
+    /// Plain values (a pointer and enums), so the closures that pass it on retain nothing.
+    private struct FailureOrigin {
+        var kept: UnsafePointer<ShownState>?
+        var source: Field.MessageSource = .none
+        var shownSource: Field.MessageSource = .none
+        var carriesMore = false
+
+        init(kept: UnsafePointer<ShownState>) { self.kept = kept }
+        init(source: Field.MessageSource, shownSource: Field.MessageSource, carriesMore: Bool) {
+            (kept, self.source, self.shownSource, self.carriesMore) = (nil, source, shownSource, carriesMore)
+        }
     }
+
 
     /// The field at `index` as a pointer into `buffer` (a borrow, no copy), or the out-of-range error.
     static func field(_ index: Int, in buffer: UnsafeBufferPointer<Field>) throws(FormError) -> UnsafePointer<Field> {

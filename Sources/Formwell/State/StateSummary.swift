@@ -40,11 +40,38 @@ public struct StateTexts {
     public let hint: UnsafeBufferPointer<UInt8>
     /// The validity's messages after `message` (error mode `all`).
     public let moreErrors: [String]
-    /// The failure codes and parameters (JSON objects) of `message` and `displayMessage` ("" and
-    /// "{}" for none), and the codes of `moreErrors`.
-    public let code: String
-    public let params: String
-    public let displayCode: String
-    public let displayParams: String
-    public let moreCodes: [String]
+    /// The failure codes and parameters of `message` and `displayMessage`, read only when asked.
+    public let failures: StateFailures
+}
+
+/// The failure codes and parameters (JSON objects) of a state read, borrowed in place when asked
+/// (a version-4 snapshot): plain values, so passing them on retains nothing, and a reader that
+/// does not want them pays nothing.
+public struct StateFailures {
+    /// Which failure: the one `message` reports, or the one `displayMessage` shows.
+    public enum Which: Sendable { case validity, display }
+
+    let field: UnsafeMutablePointer<Field>
+    /// A kept shown state (modes on_blur / on_touched), else the live view's sources.
+    let kept: UnsafePointer<ShownState>?
+    let source: Field.MessageSource
+    let shownSource: Field.MessageSource
+    let carriesMore: Bool
+
+    /// Calls `body` with the UTF-8 of the failure's code ("" for none) and parameters ("{}").
+    public func withFailure(_ which: Which, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
+        if let kept {
+            let (code, params) = which == .validity ? (kept.pointee.code, kept.pointee.params)
+                : (kept.pointee.displayCode, kept.pointee.displayParams)
+            Field.withUTF8(code) { code in Field.withUTF8(params) { params in body(code, params) } }
+            return
+        }
+        Field.withFailure(of: field, which == .validity ? source : shownSource, body)
+    }
+
+    /// The codes of the messages after the first (error mode `all`).
+    public var moreCodes: [String] {
+        if let kept { return kept.pointee.moreCodes }
+        return carriesMore ? field.pointee.moreCodes : []
+    }
 }

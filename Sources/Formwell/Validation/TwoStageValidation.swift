@@ -214,6 +214,39 @@ extension Field {
         }
     }
 
+    /// Calls `body` with the UTF-8 of the code and parameters of the failure `source` names (see
+    /// `failure(from:)`), borrowed from where they are kept: a rule's, or a constant.
+    static func withFailure(
+        of field: UnsafeMutablePointer<Field>, _ source: MessageSource,
+        _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        func constant(_ code: StaticString) {
+            code.withUTF8Buffer { code in noParameters.withUTF8Buffer { params in body(code, params) } }
+        }
+        func rule(_ index: Int) -> Bool {
+            field.pointee.rules.withUnsafeBufferPointer { rules in
+                guard rules.indices.contains(index) else { return false }
+                withUTF8(rules[index].code) { code in withUTF8(rules[index].params) { params in body(code, params) } }
+                return true
+            }
+        }
+        switch source {
+        case .none: constant("")
+        case .external: constant("external")
+        case .required:
+            if let index = field.pointee.requiredRule, rule(index) { return }
+            constant("required")
+        case .outcome:
+            if field.pointee.limitExceeded { return constant("pattern_limit") }
+            if field.pointee.asyncStatus.isEmpty, let index = field.pointee.failingRule, rule(index) { return }
+            // An asynchronous rule's failure (rare): worked out as strings.
+            let (code, params) = field.pointee.failureInPlace(from: source)
+            withUTF8(code) { code in withUTF8(params) { params in body(code, params) } }
+        }
+    }
+
+    private static let noParameters: StaticString = "{}"
+
     /// Calls `body` with the UTF-8 of the hint of a failure from `source` (see `hint(from:)`).
     static func withHint<R>(
         of field: UnsafeMutablePointer<Field>, _ source: MessageSource, _ body: (UnsafeBufferPointer<UInt8>) -> R
@@ -255,6 +288,7 @@ extension Field {
     mutating func trackedInPlace(in formMode: ValidationMode) -> Tracked { tracked(in: formMode) }
     mutating func showsLiveInPlace(in formMode: ValidationMode) -> (live: Bool, strict: Bool) { showsLive(in: formMode) }
     mutating func liveViewInPlace(strict: Bool) -> LiveView { liveView(strict: strict) }
+    mutating func failureInPlace(from source: MessageSource) -> (code: String, params: String) { failure(from: source) }
 
     /// Calls `body` with the UTF-8 of the field's name (its label, else its id), in place.
     static func withName<R>(of field: UnsafeMutablePointer<Field>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {

@@ -143,20 +143,27 @@ enum SnapshotWriter {
         return copy.withUTF8(body)
     }
 
-    /// The fourth version's members: codes and parameters.
+    /// The fourth version's members: codes and parameters, read in place.
     private static func writeFailures(_ strings: StateTexts, errorCount: Int, to out: UnsafeMutablePointer<fw_snapshot>,
                                       texts: inout TextBuffer) {
-        out.pointee.code_length = strings.code.utf8.count
-        out.pointee.params_length = strings.params.utf8.count
-        out.pointee.display_code_length = strings.displayCode.utf8.count
-        out.pointee.display_params_length = strings.displayParams.utf8.count
-        out.pointee.code = withUTF8(strings.code) { texts.append($0) }
-        out.pointee.params = withUTF8(strings.params) { texts.append($0) }
-        out.pointee.display_code = withUTF8(strings.displayCode) { texts.append($0) }
-        out.pointee.display_params = withUTF8(strings.displayParams) { texts.append($0) }
-        let (codes, codesSize) = withUTF8(strings.code) { texts.appendList($0, strings.moreCodes, count: errorCount) }
-        out.pointee.error_codes_size = codesSize
-        out.pointee.error_codes = codes
+        strings.failures.withFailure(.validity) { code, params in
+            out.pointee.code_length = code.count
+            out.pointee.params_length = params.count
+            out.pointee.code = texts.append(code)
+            out.pointee.params = texts.append(params)
+        }
+        strings.failures.withFailure(.display) { code, params in
+            out.pointee.display_code_length = code.count
+            out.pointee.display_params_length = params.count
+            out.pointee.display_code = texts.append(code)
+            out.pointee.display_params = texts.append(params)
+        }
+        let more = errorCount > 1 ? strings.failures.moreCodes : []
+        strings.failures.withFailure(.validity) { code, _ in
+            let (codes, codesSize) = texts.appendList(code, more, count: errorCount)
+            out.pointee.error_codes_size = codesSize
+            out.pointee.error_codes = codes
+        }
     }
 
     /// Writes the state of the field at `index` into `out` (keeping the caller's `size`) and its
