@@ -1438,9 +1438,9 @@ FW_API fw_status fw_field_set_secret(fw_form *form, const char *field_id, bool s
 /**
  * Words the form's messages and hints in the catalogue locale names ("fr", "fr-CA", "en_GB"):
  * matched case-insensitively with _ read as -, then by dropping subtags ("fr-CA" → "fr").
- * Every field is judged again so its state speaks the new language (a copy kept by the modes
- * FW_MODE_ON_BLUR and FW_MODE_ON_TOUCHED is re-worded at its next blur, touch or validate); codes
- * and parameters do not change. The library ships "en" (the default) and "fr";
+ * Every field is judged again so its state speaks the new language (what the modes
+ * FW_MODE_ON_BLUR and FW_MODE_ON_TOUCHED show is re-worded as it stands; external errors and a
+ * validator's own words stay as they were given); codes and parameters do not change. The library ships "en" (the default) and "fr";
  * fw_add_message_catalog adds more.
  * Returns: FW_OK; FW_ERR_INVALID_ARGUMENT for a locale no catalogue matches (the form is unchanged); FW_ERR_CALLBACK when a custom validator fails (nothing changes); or a general error (see Conventions).
  */

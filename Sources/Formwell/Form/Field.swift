@@ -109,10 +109,43 @@ struct Field: Sendable {
     var displayName: String { label ?? id }
 
     /// Words every rule and the field's own texts in `catalog`'s language.
+    /// Texts the library worded in the old language and kept (a mode's shown copy, an asynchronous
+    /// rule's default message) are re-worded too: a text equal to what a failure said before says
+    /// what it says now; texts from outside (external errors, validators' own words) stay.
     mutating func localize(_ catalog: MessageCatalog) {
+        let old = (catalog: self.catalog, failures: rules.map(\.failure), hints: rules.map(\.hint))
         self.catalog = catalog
         for index in rules.indices { rules[index].localize(catalog) }
         if let index = alwaysRequiredRule, rules.indices.contains(index) { alwaysRequiredMessage = rules[index].failure }
+        func message(_ text: String, _ code: String) -> String {
+            if let index = rules.indices.first(where: { rules[$0].code == code && old.failures[$0] == text }) { return rules[index].failure }
+            let pairs = [(old.catalog.requiredMessage, catalog.requiredMessage), (old.catalog.patternLimitMessage, catalog.patternLimitMessage),
+                         (old.catalog.asyncMessage, catalog.asyncMessage), (old.catalog.asyncErrorMessage, catalog.asyncErrorMessage)]
+            let fixed = [FailureCode.required, FailureCode.patternLimit, FailureCode.async, FailureCode.asyncError]
+            if let at = fixed.firstIndex(of: code), pairs[at].0 == text { return pairs[at].1 }
+            return text
+        }
+        func hint(_ text: String, _ code: String) -> String {
+            if let index = rules.indices.first(where: { rules[$0].code == code && old.hints[$0] == text }) { return rules[index].hint }
+            for (before, now) in [(old.catalog.requiredHint, catalog.requiredHint), (old.catalog.patternLimitHint, catalog.patternLimitHint),
+                                  (old.catalog.asyncHint, catalog.asyncHint), (old.catalog.externalHint, catalog.externalHint)]
+            where before == text { return now }
+            return text
+        }
+        if var kept = frozen {
+            kept.message = message(kept.message, kept.code)
+            kept.displayMessage = message(kept.displayMessage, kept.displayCode)
+            kept.moreErrors = zip(kept.moreErrors, kept.moreCodes).map { message($0, $1) }
+            kept.hint = hint(kept.hint, kept.displayCode)
+            frozen = kept
+        }
+        for index in asyncStatus.indices {
+            switch asyncStatus[index] {
+            case .invalid(let text): asyncStatus[index] = .invalid(message(text, FailureCode.async))
+            case .failed(let text): asyncStatus[index] = .failed(message(text, FailureCode.asyncError))
+            default: continue
+            }
+        }
     }
 
     mutating func append(_ rule: CompiledRule) {

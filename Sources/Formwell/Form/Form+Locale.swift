@@ -12,8 +12,9 @@ extension Form {
 
     /// Words every message and hint in the catalogue `tag` names: matched case-insensitively,
     /// `_` read as `-`, then by dropping subtags ("fr-CA" → "fr"). Every field is judged again on
-    /// its value so its stored verdict speaks the new language; a copy a mode keeps (on_blur,
-    /// on_touched) is worded anew at its next refreshing event. Unknown tags are refused.
+    /// its value so its stored verdict speaks the new language, and what a mode keeps (on_blur,
+    /// on_touched) is re-worded as it stands (texts from outside, such as external errors and a
+    /// validator's own words, stay as they are). Unknown tags are refused.
     public mutating func setLocale(_ tag: String) throws(FormError) {
         guard let catalog = MessageCatalogs.catalog(for: tag) else {
             throw .invalidArgument("no message catalogue for locale '\(tag)' (available: \(MessageCatalogs.locales.joined(separator: ", ")))")

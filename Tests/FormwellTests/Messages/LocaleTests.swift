@@ -71,6 +71,29 @@ import Testing
         #expect(try form.state(of: "password").message == "Must be at least 8 characters")
     }
 
+    @Test func whatAModeKeepsIsReworded() throws {
+        var form = Form()
+        form.setValidationMode(.onBlur)
+        try form.addField("name", rules: [.required(), .maxLength(2)])
+        try form.addField("email", rules: [.email()])
+        try form.addField("code")
+        try form.setValue("abc", for: "name")
+        try form.blur("name")
+        try form.setValue("x", for: "email")
+        try form.blur("email")
+        try form.setValue("ab", for: "code")
+        try form.setError("Taken", for: "code")
+        try form.blur("code")
+        try form.focus("name")
+        try form.setValue("abcd", for: "name")  // on_blur: still shows what the blur showed
+        try form.setLocale("fr")
+        #expect(try form.state(of: "name").message == "Au plus 2 caractères")
+        #expect(try form.state(of: "name").accessibilityHint == "Saisissez au plus 2 caractères")
+        #expect(try form.state(of: "email").display == .error("Adresse e-mail non valide"))
+        #expect(try form.state(of: "code").display == .error("Taken"))  // the host's words stay
+        #expect(try form.state(of: "code").accessibilityHint == "Corrigez ce champ")
+    }
+
     @Test func theSpecCarriesTheLocale() throws {
         let spec = try FormSpec(json: #"{"formwell": 1, "locale": "fr", "fields": [{"id": "n", "rules": [{"rule": "max_length", "length": 1}]}]}"#)
         #expect(spec.locale == "fr")
