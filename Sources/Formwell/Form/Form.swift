@@ -479,7 +479,7 @@ public struct Form: Sendable {
                         Field.withUTF8(shown.displayMessage) { displayMessage in
                             Field.withUTF8(shown.hint) { hint in
                                 Form.readTexts(of: field, summary, message, displayMessage, hint, shown.moreErrors,
-                                               FailureOrigin(kept: kept), body)
+                                               StateFailures(field: field, kept: kept), body)
                             }
                         }
                     }
@@ -490,15 +490,16 @@ public struct Form: Sendable {
             let moreCount = view.carriesMoreFailures ? field.pointee.moreFailures.count : 0
             let summary = Form.summary(of: field, formMode: formMode, validity: view.validity, display: view.display,
                                        failingRule: view.failingRule, errorCount: view.validity == .invalid ? 1 + moreCount : 0)
-            // The codes are read at the end, in place, from the view's sources (plain values: a
+            // The codes are read only when asked, in place, from the view's sources (plain values: a
             // struct of strings captured here was copied, retained, at every closure level).
-            let origin = FailureOrigin(source: view.source, shownSource: view.shownSource, carriesMore: moreCount > 0)
+            let failures = StateFailures(field: field, source: view.source, shownSource: view.shownSource,
+                                         carriesMore: moreCount > 0)
             // (The closures capture plain values only: a captured array is retained at every level.)
             Field.withMessage(of: field, view.source) { message in
                 Field.withMessage(of: field, view.shownSource) { displayMessage in
                     Field.withHint(of: field, view.display == .error ? view.shownSource : .none) { hint in
                         Form.readTexts(of: field, summary, message, displayMessage, hint,
-                                       moreCount > 0 ? field.pointee.moreFailures : [], origin, body)
+                                       moreCount > 0 ? field.pointee.moreFailures : [], failures, body)
                     }
                 }
             }
@@ -525,10 +526,8 @@ public struct Form: Sendable {
     private static func readTexts(
         of field: UnsafeMutablePointer<Field>, _ summary: StateSummary, _ message: UnsafeBufferPointer<UInt8>,
         _ displayMessage: UnsafeBufferPointer<UInt8>, _ hint: UnsafeBufferPointer<UInt8>, _ moreErrors: [String],
-        _ origin: FailureOrigin, _ body: (StateSummary, StateTexts) -> Void
+        _ failures: StateFailures, _ body: (StateSummary, StateTexts) -> Void
     ) {
-        let failures = StateFailures(field: field, kept: origin.kept, source: origin.source, shownSource: origin.shownSource,
-                                     carriesMore: origin.carriesMore)
         Field.withName(of: field) { name in
             Field.withUTF8(field.pointee.initialValue) { initial in
                 field.pointee.value.withBytes { normalized in
@@ -541,21 +540,6 @@ public struct Form: Sendable {
             }
         }
     }
-
-    /// Where a state read's codes come from: a kept shown state, else the live view's sources.
-    /// Plain values (a pointer and enums), so the closures that pass it on retain nothing.
-    private struct FailureOrigin {
-        var kept: UnsafePointer<ShownState>?
-        var source: Field.MessageSource = .none
-        var shownSource: Field.MessageSource = .none
-        var carriesMore = false
-
-        init(kept: UnsafePointer<ShownState>) { self.kept = kept }
-        init(source: Field.MessageSource, shownSource: Field.MessageSource, carriesMore: Bool) {
-            (kept, self.source, self.shownSource, self.carriesMore) = (nil, source, shownSource, carriesMore)
-        }
-    }
-
 
     /// The field at `index` as a pointer into `buffer` (a borrow, no copy), or the out-of-range error.
     static func field(_ index: Int, in buffer: UnsafeBufferPointer<Field>) throws(FormError) -> UnsafePointer<Field> {

@@ -227,15 +227,15 @@ public final class MessageCatalog: Sendable {
 /// Stable failure codes: every rule kind's (`RuleDescriptor.code`) and those of failures that are
 /// not a rule's.
 public enum FailureCode {
-    public static let required = "required"
+    public static let required = Field.FailureRef.required.fixedCode.description
     /// A pattern hit its match limits or time bound: the value could not be judged.
-    public static let patternLimit = "pattern_limit"
+    public static let patternLimit = Field.FailureRef.patternLimit.fixedCode.description
     /// An asynchronous rule answered invalid.
     public static let async = "async"
     /// An asynchronous rule could not be checked (the host reported an error).
     public static let asyncError = "async_error"
     /// An error set from outside (`Form.setError`, a server's answer).
-    public static let external = "external"
+    public static let external = Field.FailureRef.external.fixedCode.description
 
     /// Every code a catalogue may give texts for.
     public static let all: Set<String> = Set(RuleCatalog.kinds.map(\.code) + [patternLimit, async, asyncError, external])

@@ -58,6 +58,16 @@ public struct StateFailures {
     let shownSource: Field.MessageSource
     let carriesMore: Bool
 
+    /// A kept shown state's codes.
+    init(field: UnsafeMutablePointer<Field>, kept: UnsafePointer<ShownState>) {
+        (self.field, self.kept, source, shownSource, carriesMore) = (field, kept, .none, .none, false)
+    }
+
+    /// The live view's: the failures `source` and `shownSource` name.
+    init(field: UnsafeMutablePointer<Field>, source: Field.MessageSource, shownSource: Field.MessageSource, carriesMore: Bool) {
+        (self.field, kept, self.source, self.shownSource, self.carriesMore) = (field, nil, source, shownSource, carriesMore)
+    }
+
     /// Calls `body` with the UTF-8 of the failure's code ("" for none) and parameters ("{}").
     public func withFailure(_ which: Which, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
         if let kept {

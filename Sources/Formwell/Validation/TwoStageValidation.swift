@@ -112,26 +112,62 @@ extension Field {
         }
     }
 
+    /// Where the code and parameters of the failure `source` names are kept: none, a code without
+    /// parameters, a synchronous rule, or an asynchronous one. Plain values (the keystroke path
+    /// reads it: a string payload was a retain and a release on every read).
+    enum FailureRef {
+        case none, external, required, patternLimit, rule(Int), async(Int)
+
+        /// The code of a failure without parameters (static text: the keystroke path copies it
+        /// without touching a string; `FailureCode` takes its strings from here).
+        var fixedCode: StaticString {
+            switch self {
+            case .external: return "external"
+            case .required: return "required"
+            case .patternLimit: return "pattern_limit"
+            case .none, .rule, .async: return ""
+            }
+        }
+    }
+
+    func failureRef(from source: MessageSource) -> FailureRef {
+        switch source {
+        case .none: return .none
+        case .external: return .external
+        case .required:
+            guard let index = requiredRule, rules.indices.contains(index) else { return .required }
+            return .rule(index)
+        case .outcome:
+            if limitExceeded { return .patternLimit }
+            // Without asynchronous rules the verdict is the synchronous rules' (no Validity compared).
+            if asyncStatus.isEmpty, let index = failingRule, rules.indices.contains(index) { return .rule(index) }
+            guard let index = verdictRule else { return .none }
+            if rules.indices.contains(index) { return .rule(index) }
+            let asyncIndex = index - rules.count
+            guard asyncRules.indices.contains(asyncIndex), asyncStatus.indices.contains(asyncIndex) else { return .none }
+            return .async(asyncIndex)
+        }
+    }
+
     /// The code and parameters (JSON object) of the failure whose message `source` names:
     /// ("", "{}") for none.
     func failure(from source: MessageSource) -> (code: String, params: String) {
-        switch source {
-        case .none: return ("", "{}")
-        case .external: return (FailureCode.external, "{}")
-        case .required:
-            guard let index = requiredRule, rules.indices.contains(index) else { return (FailureCode.required, "{}") }
-            return (rules[index].code, rules[index].params)
-        case .outcome:
-            if limitExceeded { return (FailureCode.patternLimit, "{}") }
-            guard let index = verdictRule else { return ("", "{}") }
-            if rules.indices.contains(index) { return (rules[index].code, rules[index].params) }
-            let asyncIndex = index - rules.count
-            guard asyncRules.indices.contains(asyncIndex), asyncStatus.indices.contains(asyncIndex) else { return ("", "{}") }
-            let params = JSONWriter.write(.object([("name", .string(asyncRules[asyncIndex].name))]))
-            if case .failed = asyncStatus[asyncIndex] { return (FailureCode.asyncError, params) }
-            return (FailureCode.async, params)
+        let ref = failureRef(from: source)
+        switch ref {
+        case .none, .external, .required, .patternLimit: return (ref.fixedCode.description, Field.noParameters.description)
+        case .rule(let index): return (rules[index].code, rules[index].params)
+        case .async(let index): return asyncFailure(index)
         }
     }
+
+    /// An asynchronous rule's failure: `async` (it answered invalid) or `async_error`, with its name.
+    private func asyncFailure(_ index: Int) -> (code: String, params: String) {
+        let params = JSONWriter.write(.object([("name", .string(asyncRules[index].name))]))
+        if case .failed = asyncStatus[index] { return (FailureCode.asyncError, params) }
+        return (FailureCode.async, params)
+    }
+
+    static let noParameters: StaticString = "{}"
 
     /// What a live mode shows, as plain values: the validity and display with the source of each
     /// one's message, not the texts. `liveShown` turns it into texts; the snapshot reader copies the
@@ -220,32 +256,22 @@ extension Field {
         of field: UnsafeMutablePointer<Field>, _ source: MessageSource,
         _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void
     ) {
-        func constant(_ code: StaticString) {
-            code.withUTF8Buffer { code in noParameters.withUTF8Buffer { params in body(code, params) } }
-        }
-        func rule(_ index: Int) -> Bool {
+        // No failure (most reads): no look at the field.
+        let ref = source == .none ? FailureRef.none : field.pointee.failureRefInPlace(from: source)
+        switch ref {
+        case .none, .external, .required, .patternLimit:
+            ref.fixedCode.withUTF8Buffer { code in noParameters.withUTF8Buffer { params in body(code, params) } }
+        case .rule(let index):
             field.pointee.rules.withUnsafeBufferPointer { rules in
-                guard rules.indices.contains(index) else { return false }
+                guard rules.indices.contains(index) else { return }
                 withUTF8(rules[index].code) { code in withUTF8(rules[index].params) { params in body(code, params) } }
-                return true
             }
-        }
-        switch source {
-        case .none: constant("")
-        case .external: constant("external")
-        case .required:
-            if let index = field.pointee.requiredRule, rule(index) { return }
-            constant("required")
-        case .outcome:
-            if field.pointee.limitExceeded { return constant("pattern_limit") }
-            if field.pointee.asyncStatus.isEmpty, let index = field.pointee.failingRule, rule(index) { return }
+        case .async:
             // An asynchronous rule's failure (rare): worked out as strings.
             let (code, params) = field.pointee.failureInPlace(from: source)
             withUTF8(code) { code in withUTF8(params) { params in body(code, params) } }
         }
     }
-
-    private static let noParameters: StaticString = "{}"
 
     /// Calls `body` with the UTF-8 of the hint of a failure from `source` (see `hint(from:)`).
     static func withHint<R>(
@@ -289,6 +315,7 @@ extension Field {
     mutating func showsLiveInPlace(in formMode: ValidationMode) -> (live: Bool, strict: Bool) { showsLive(in: formMode) }
     mutating func liveViewInPlace(strict: Bool) -> LiveView { liveView(strict: strict) }
     mutating func failureInPlace(from source: MessageSource) -> (code: String, params: String) { failure(from: source) }
+    mutating func failureRefInPlace(from source: MessageSource) -> FailureRef { failureRef(from: source) }
 
     /// Calls `body` with the UTF-8 of the field's name (its label, else its id), in place.
     static func withName<R>(of field: UnsafeMutablePointer<Field>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
