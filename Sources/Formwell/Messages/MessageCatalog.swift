@@ -97,7 +97,7 @@ public final class MessageCatalog: Sendable {
         self.hints = hints
         self.fallback = fallback
         let render = { (table: [String: [String]], code: String) in
-            MessageTemplate.render(table[code] ?? [], [:], plurals: rule)
+            MessageTemplate.render(table[code] ?? [], [:], plurals: rule) ?? ""
         }
         requiredMessage = render(messages, FailureCode.required)
         requiredHint = render(hints, FailureCode.required)
@@ -119,22 +119,12 @@ public final class MessageCatalog: Sendable {
 
     /// The message of a failure with this code, its templates filled with `values`.
     func message(_ code: String, _ values: [String: String]) -> String {
-        render(messages[code] ?? [], values) ?? fallback?.message(code, values) ?? ""
+        MessageTemplate.render(messages[code] ?? [], values, plurals: plurals) ?? fallback?.message(code, values) ?? ""
     }
 
     /// The accessibility hint of a failure with this code.
     func hint(_ code: String, _ values: [String: String]) -> String {
-        render(hints[code] ?? [], values) ?? fallback?.hint(code, values) ?? ""
-    }
-
-    /// The first complete template filled; nil when none is (a rule whose optional values the
-    /// catalogue's templates all need: the fallback's wording stands in).
-    private func render(_ templates: [String], _ values: [String: String]) -> String? {
-        for template in templates {
-            let (text, complete) = MessageTemplate.fill(template, values, plurals: plurals)
-            if complete { return text }
-        }
-        return nil
+        MessageTemplate.render(hints[code] ?? [], values, plurals: plurals) ?? fallback?.hint(code, values) ?? ""
     }
 
     /// A text of the caller's own (a rule's custom message or hint): a template too, its

@@ -49,12 +49,7 @@ public enum MessageCatalogs {
     /// catalogue keep it until their locale is set again. A shipped catalogue cannot be replaced.
     @discardableResult
     public static func add(json text: String) throws(SpecError) -> MessageCatalog {
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(text)
-        } catch {
-            throw SpecError(path: error.path, problem: error.positionedMessage)
-        }
+        let value = try SpecReader.parseJSON(text)
         guard case .object = value else {
             throw SpecError(path: "", problem: "a message catalogue is a JSON object, found \(value.kindName)")
         }

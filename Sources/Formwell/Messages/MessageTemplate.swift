@@ -11,13 +11,13 @@
 /// placeholders all have values is used (`integer` with only `min` says "Enter a whole number of at
 /// least 1").
 enum MessageTemplate {
-    /// The first of `templates` whose placeholders all have values, filled ("" when none is).
-    static func render(_ templates: [String], _ values: [String: String], plurals: PluralRule) -> String {
+    /// The first of `templates` whose placeholders all have values, filled; nil when none is.
+    static func render(_ templates: [String], _ values: [String: String], plurals: PluralRule) -> String? {
         for template in templates {
             let (text, complete) = fill(template, values, plurals: plurals)
             if complete { return text }
         }
-        return ""
+        return nil
     }
 
     /// `template` filled, and whether every placeholder it used had a value.

@@ -55,12 +55,7 @@ extension RuleSpec {
     public init(kind name: String, parametersJSON parameters: String?, message: String?, hint: String?) throws(SpecError) {
         var members: [(key: String, value: JSONValue)] = [("rule", .string(name))]
         if let parameters {
-            let value: JSONValue
-            do {
-                value = try JSONParser.parse(parameters)
-            } catch {
-                throw SpecError(path: error.path, problem: error.positionedMessage)
-            }
+            let value = try SpecReader.parseJSON(parameters)
             guard case .object(let given) = value else {
                 throw SpecError(path: "", problem: "expected an object of parameters, found \(value.kindName)")
             }
@@ -79,12 +74,7 @@ extension RuleSpec {
 extension RuleSet {
     /// A rule set from a JSON array of rule objects (as in a spec's `rule_sets`).
     public init(name: String, json: String) throws(SpecError) {
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(json)
-        } catch {
-            throw SpecError(path: error.path, problem: error.positionedMessage)
-        }
+        let value = try SpecReader.parseJSON(json)
         guard case .array(let items) = value else {
             throw SpecError(path: "", problem: "expected an array of rules, found \(value.kindName)")
         }

@@ -3,13 +3,17 @@
 /// rather than silently ignored. Syntax errors name the innermost container and the position:
 /// `fields[0].rules: line 2, column 49: unexpected end of input`.
 enum SpecReader {
-    static func read(_ text: String) throws(SpecError) -> FormSpec {
-        let root: JSONValue
+    /// JSON text parsed, a syntax error reported as a spec error at its path and position.
+    static func parseJSON(_ text: String) throws(SpecError) -> JSONValue {
         do {
-            root = try JSONParser.parse(text)
+            return try JSONParser.parse(text)
         } catch {
             throw SpecError(path: error.path, problem: error.positionedMessage)
         }
+    }
+
+    static func read(_ text: String) throws(SpecError) -> FormSpec {
+        let root = try SpecReader.parseJSON(text)
         let top = try object(root, "", allowed: ["formwell", "fields", "$schema", "description", "mode", "errors", "rule_sets", "locale"])
         guard case .number(_, let version?)? = top["formwell"] else {
             throw SpecError(path: "formwell", problem: "missing or not an integer: the spec format version, \(FormSpec.version)")
@@ -48,23 +52,13 @@ enum SpecReader {
     /// One rule object, alone (the C ABI's `fw_field_add_rule_json`); a rule set reference is
     /// refused here unless `allowSet`.
     static func readRule(_ text: String) throws(SpecError) -> RuleSpec {
-        let root: JSONValue
-        do {
-            root = try JSONParser.parse(text)
-        } catch {
-            throw SpecError(path: error.path, problem: error.positionedMessage)
-        }
+        let root = try SpecReader.parseJSON(text)
         return try ruleSpec(root, "", allowSet: true)
     }
 
     /// One rule object or an array of them (single-value checks).
     static func readRules(_ text: String) throws(SpecError) -> [RuleSpec] {
-        let root: JSONValue
-        do {
-            root = try JSONParser.parse(text)
-        } catch {
-            throw SpecError(path: error.path, problem: error.positionedMessage)
-        }
+        let root = try SpecReader.parseJSON(text)
         let items: [(JSONValue, String)]
         if case .array(let list) = root {
             items = list.enumerated().map { ($1, "[\($0)]") }
