@@ -99,6 +99,14 @@ static void check_field_at(int line, fw_form *form, const char *id, expected_fie
 
 /* Bytes the fourth version's texts of a snapshot take in the text buffer: the code, the parameters,
    the display code and the display parameters, each with its NUL, and the code list with its final NUL. */
+/* Whether every one of `size` bytes at `memory` is `byte` (memory the library must not have written). */
+static inline int all_bytes(const void *memory, size_t size, unsigned char byte) {
+    const unsigned char *p = (const unsigned char *)memory;
+    size_t i;
+    for (i = 0; i < size; i++) if (p[i] != byte) return 0;
+    return 1;
+}
+
 static inline size_t snapshot_v4_text_bytes(const fw_snapshot *s) {
     return s->code_length + 1 + s->params_length + 1 + s->display_code_length + 1 + s->display_params_length + 1
          + s->error_codes_size + 1;

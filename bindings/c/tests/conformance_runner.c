@@ -365,37 +365,46 @@ static void check_v2_members(const char *file, long step, fw_form *form, const c
     check_optional_bool(file, step, field, want, "external_error", snap.external_error);
 }
 
+/* The field's whole snapshot (sizeof(fw_snapshot): every version) with its texts, in a buffer sized
+   by a first call without one; NULL (the failure reported) when a call fails. Free the texts. */
+static char *read_snapshot(const char *file, long step, fw_form *form, const char *field, fw_snapshot *snap) {
+    size_t text_size;
+    char *texts;
+    fw_status status;
+    memset(snap, 0, sizeof *snap);
+    snap->size = sizeof *snap;
+    status = fw_field_snapshot(form, field, snap, NULL, 0);
+    if (status != FW_OK) {
+        status_failure(file, step, field, "fw_field_snapshot (sizing)", status);
+        return NULL;
+    }
+    text_size = snap->text_size > 0 ? snap->text_size : 1;
+    texts = malloc(text_size);
+    if (texts == NULL) {
+        failure(file, step, field, "memory", "enough", "out of memory");
+        return NULL;
+    }
+    memset(snap, 0, sizeof *snap);
+    snap->size = sizeof *snap;
+    status = fw_field_snapshot(form, field, snap, texts, text_size);
+    if (status != FW_OK) {
+        status_failure(file, step, field, "fw_field_snapshot", status);
+        free(texts);
+        return NULL;
+    }
+    return texts;
+}
+
 /* The keys of vectors 60-63 (value as set, normalized, secret), each compared when the vector gives it,
    from one third-version snapshot (size sizeof(fw_snapshot), which covers `secret` .. `normalized`) whose
    text buffer is sized by a first call without one. */
 static void check_v3_members(const char *file, long step, fw_form *form, const char *field, json_t *want) {
     fw_snapshot snap;
     char *texts;
-    size_t text_size;
-    fw_status status;
     json_t *jvalue = json_object_get(want, "value"), *jnormalized = json_object_get(want, "normalized");
     if (jvalue == NULL && jnormalized == NULL && json_object_get(want, "secret") == NULL) return;
-    memset(&snap, 0, sizeof snap);
-    snap.size = sizeof snap;
-    status = fw_field_snapshot(form, field, &snap, NULL, 0);
-    if (status != FW_OK) {
-        status_failure(file, step, field, "fw_field_snapshot (sizing)", status);
-        return;
-    }
-    text_size = snap.text_size > 0 ? snap.text_size : 1;
-    texts = malloc(text_size);
-    if (texts == NULL) {
-        failure(file, step, field, "memory", "enough", "out of memory");
-        return;
-    }
-    memset(&snap, 0, sizeof snap);
-    snap.size = sizeof snap;
-    status = fw_field_snapshot(form, field, &snap, texts, text_size);
-    if (status != FW_OK) {
-        status_failure(file, step, field, "fw_field_snapshot", status);
-        free(texts);
-        return;
-    }
+    texts = read_snapshot(file, step, form, field, &snap);
+    if (texts == NULL) return;
     if (jvalue != NULL) {
         if (!json_is_string(jvalue)) failure(file, step, field, "value", "a string in the vector", "something else");
         else if (snap.value == NULL) failure(file, step, field, "value", "a copied text", "NULL");
@@ -516,32 +525,12 @@ static void check_v4_members(const char *file, long step, fw_form *form, const c
     fw_snapshot snap;
     char *texts;
     const char *codes[64], *at;
-    size_t text_size, count;
-    fw_status status;
+    size_t count;
     json_t *jcode = json_object_get(want, "code"), *jparams = json_object_get(want, "params");
     json_t *jdisplay = json_object_get(want, "display_code"), *jcodes = json_object_get(want, "error_codes");
     if (jcode == NULL && jparams == NULL && jdisplay == NULL && jcodes == NULL) return;
-    memset(&snap, 0, sizeof snap);
-    snap.size = sizeof snap;
-    status = fw_field_snapshot(form, field, &snap, NULL, 0);
-    if (status != FW_OK) {
-        status_failure(file, step, field, "fw_field_snapshot (sizing)", status);
-        return;
-    }
-    text_size = snap.text_size > 0 ? snap.text_size : 1;
-    texts = malloc(text_size);
-    if (texts == NULL) {
-        failure(file, step, field, "memory", "enough", "out of memory");
-        return;
-    }
-    memset(&snap, 0, sizeof snap);
-    snap.size = sizeof snap;
-    status = fw_field_snapshot(form, field, &snap, texts, text_size);
-    if (status != FW_OK) {
-        status_failure(file, step, field, "fw_field_snapshot", status);
-        free(texts);
-        return;
-    }
+    texts = read_snapshot(file, step, form, field, &snap);
+    if (texts == NULL) return;
     if (snap.code == NULL || snap.params == NULL || snap.display_code == NULL || snap.error_codes == NULL) {
         failure(file, step, field, "codes", "copied texts (a version-4 snapshot)", "NULL");
         free(texts);

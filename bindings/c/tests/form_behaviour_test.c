@@ -23,13 +23,6 @@ typedef struct {
     char texts[2048];
 } view;
 
-static int all_bytes(const void *memory, size_t size, unsigned char byte) {
-    const unsigned char *p = (const unsigned char *)memory;
-    size_t i;
-    for (i = 0; i < size; i++) if (p[i] != byte) return 0;
-    return 1;
-}
-
 /* Reads the field's snapshot (size = sizeof(fw_snapshot)); a failed read is a failed check. */
 static const fw_snapshot *look(fw_form *form, const char *id, view *v) {
     fw_status status;

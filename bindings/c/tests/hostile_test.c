@@ -48,13 +48,6 @@ static int arrow_releases = 0;
 static void arrow_schema_release(struct ArrowSchema *schema) { (void)schema; arrow_releases++; }
 static void arrow_array_release(struct ArrowArray *array) { (void)array; arrow_releases++; }
 
-static int all_bytes_equal(const void *memory, size_t size, unsigned char byte) {
-    const unsigned char *p = (const unsigned char *)memory;
-    size_t i;
-    for (i = 0; i < size; i++) if (p[i] != byte) return 0;
-    return 1;
-}
-
 /* Every function that takes a form handle, called with `form`; each must answer `expected`. */
 static void every_function(fw_form *form, fw_status expected) {
     char buf[64];
@@ -193,7 +186,7 @@ static void every_function(fw_form *form, fw_status expected) {
         CASE(fw_form_reset_values(form, ids, values, 1), expected);
         CASE(fw_form_reset_values(form, NULL, NULL, 0), expected);
         CASE(fw_form_get_info(form, &form_info), expected);
-        CHECK(all_bytes_equal((const char *)&form_info + sizeof(size_t), sizeof form_info - sizeof(size_t), 0x5A));
+        CHECK(all_bytes((const char *)&form_info + sizeof(size_t), sizeof form_info - sizeof(size_t), 0x5A));
         CASE(fw_form_changed_since(form, 0, indices, 2, &n), expected);
         CASE(fw_form_changed_since(form, 0, NULL, 0, &n), expected);
         strcpy(buf, "stale");
@@ -213,7 +206,7 @@ static void every_function(fw_form *form, fw_status expected) {
         CASE(fw_form_tick(form, 1000), expected);
         flag = true;
         CASE(fw_form_next_request(form, 2000, &request, texts, sizeof texts, &flag), expected);
-        CHECK(!flag && all_bytes_equal((const char *)&request + sizeof(size_t), sizeof request - sizeof(size_t), 0x5A));
+        CHECK(!flag && all_bytes((const char *)&request + sizeof(size_t), sizeof request - sizeof(size_t), 0x5A));
         CASE(fw_form_next_request(form, 2000, &request, NULL, 0, &flag), expected);
         CASE(fw_form_resolve(form, 1, FW_ASYNC_VALID, NULL, &stale), expected);
         CASE(fw_form_resolve(form, 1, FW_ASYNC_INVALID, "taken", NULL), expected);
@@ -958,7 +951,7 @@ static void issue11_functions(fw_form *target) {
             memset(&memory, 0x5A, sizeof memory);
             info->size = bad_sizes[k];
             HCASE(target, fw_form_get_info(target, info), FW_ERR_INVALID_ARGUMENT);
-            CHECK(all_bytes_equal(memory.bytes + sizeof(size_t), sizeof memory - sizeof(size_t), 0x5A));
+            CHECK(all_bytes(memory.bytes + sizeof(size_t), sizeof memory - sizeof(size_t), 0x5A));
         }
         memset(&memory, 0x5A, sizeof memory);
         *(size_t *)(void *)(memory.bytes + 8) = sizeof(fw_form_info);
@@ -966,11 +959,11 @@ static void issue11_functions(fw_form *target) {
         memset(&memory, 0x5A, sizeof memory);
         info->size = sizeof(fw_form_info) + 8; /* a later version's size: its own members untouched */
         HCASE(target, fw_form_get_info(target, info), FW_OK);
-        CHECK(all_bytes_equal(memory.bytes + sizeof(fw_form_info), 8, 0x5A));
+        CHECK(all_bytes(memory.bytes + sizeof(fw_form_info), 8, 0x5A));
         memset(&memory, 0x5A, sizeof memory);
         info->size = TEST_FORM_INFO_V1_SIZE; /* a first-version caller: nothing past error_mode written */
         HCASE(target, fw_form_get_info(target, info), FW_OK);
-        CHECK(all_bytes_equal(memory.bytes + TEST_FORM_INFO_V1_SIZE, sizeof memory - TEST_FORM_INFO_V1_SIZE, 0x5A));
+        CHECK(all_bytes(memory.bytes + TEST_FORM_INFO_V1_SIZE, sizeof memory - TEST_FORM_INFO_V1_SIZE, 0x5A));
         n = 0;
         HCASE(target, fw_form_changed_since(target, 0, indices, 1, &n), FW_ERR_BUFFER_TOO_SMALL);
         CHECK(n >= 2);
@@ -1697,7 +1690,7 @@ static void messages_functions(fw_form *target) {
         memset(&memory, 0x5A, sizeof memory);
         verdict->size = bad_sizes[k];
         HCASE(target, fw_check_value(rules, "a", NULL, verdict, buf, sizeof buf), FW_ERR_INVALID_ARGUMENT);
-        CHECK(all_bytes_equal(memory.bytes + sizeof(size_t), sizeof memory - sizeof(size_t), 0x5A));
+        CHECK(all_bytes(memory.bytes + sizeof(size_t), sizeof memory - sizeof(size_t), 0x5A));
     }
     memset(&memory, 0x5A, sizeof memory);
     *(size_t *)(void *)(memory.bytes + 8) = sizeof(fw_check_result);
@@ -1809,7 +1802,7 @@ static void async_functions(fw_form *target) {
         memset(&memory, 0x5A, sizeof memory);
         request->size = bad_sizes[k];
         HCASE(target, fw_form_next_request(target, 9000, request, texts, sizeof texts, &found), FW_ERR_INVALID_ARGUMENT);
-        CHECK(all_bytes_equal(memory.bytes + sizeof(size_t), sizeof memory - sizeof(size_t), 0x5A));
+        CHECK(all_bytes(memory.bytes + sizeof(size_t), sizeof memory - sizeof(size_t), 0x5A));
     }
     memset(&memory, 0x5A, sizeof memory);
     *(size_t *)(void *)(memory.bytes + 8) = sizeof(fw_request);
@@ -1827,7 +1820,7 @@ static void async_functions(fw_form *target) {
     memset(&memory, 0x5A, sizeof memory);
     request->size = sizeof *request + 8;
     HCASE(target, fw_form_next_request(target, 9000, request, NULL, 0, &found), FW_ERR_BUFFER_TOO_SMALL);
-    CHECK(all_bytes_equal(memory.bytes + sizeof(fw_request), 8, 0x5A) && request->size == sizeof(fw_request) + 8);
+    CHECK(all_bytes(memory.bytes + sizeof(fw_request), 8, 0x5A) && request->size == sizeof(fw_request) + 8);
 
     /* Resolving garbage: unknown ids, bad verdicts, a request not handed out, a bad message. */
     for (k = 0; k < sizeof unknown_ids / sizeof unknown_ids[0]; k++) {

@@ -13,13 +13,6 @@
 #define P8 "{\"length\":8,\"unit\":\"graphemes\"}"
 #define REQUIRED "This field is required"
 
-static int all_bytes(const void *memory, size_t size, unsigned char byte) {
-    const unsigned char *p = (const unsigned char *)memory;
-    size_t i;
-    for (i = 0; i < size; i++) if (p[i] != byte) return 0;
-    return 1;
-}
-
 /* The field's fourth-version snapshot, every byte of the struct and the buffer first a sentinel. */
 static fw_snapshot snap(fw_form *form, const char *id, char *texts, size_t size) {
     fw_snapshot s;

@@ -4,13 +4,6 @@
    nothing. */
 #include "check.h"
 
-static int all_bytes(const void *memory, size_t size, unsigned char byte) {
-    const unsigned char *p = (const unsigned char *)memory;
-    size_t i;
-    for (i = 0; i < size; i++) if (p[i] != byte) return 0;
-    return 1;
-}
-
 /* The field's snapshot (version 3) with its texts in `texts`. */
 static fw_snapshot snap(fw_form *form, const char *id, char *texts, size_t size) {
     fw_snapshot s;

@@ -31,13 +31,6 @@ static void blank_v1(fw_snapshot *snap) {
     snap->size = TEST_SNAPSHOT_V1_SIZE;
 }
 
-static int all_bytes(const void *memory, size_t size, unsigned char byte) {
-    const unsigned char *p = (const unsigned char *)memory;
-    size_t i;
-    for (i = 0; i < size; i++) if (p[i] != byte) return 0;
-    return 1;
-}
-
 static size_t field_count(fw_form *form) {
     size_t count = 0;
     CHECK_OK(fw_form_field_count(form, &count));
