@@ -41,9 +41,7 @@ struct JSONReport: Reporter {
         let table = verdicts.messages
         output.append { bytes in
             bytes.append(contentsOf: #"{"codes":{"#.utf8)
-            for (index, (field, message)) in failing.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                bytes.append(contentsOf: keys[field])
+            JSONReport.members(failing, keys, to: &bytes) { field, message, bytes in
                 switch message {
                 case .rule(let rule) where table.codes[field].indices.contains(rule):
                     bytes.append(contentsOf: table.codes[field][rule])
@@ -53,9 +51,7 @@ struct JSONReport: Reporter {
                 }
             }
             bytes.append(contentsOf: #"},"errors":{"#.utf8)
-            for (index, (field, message)) in failing.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                bytes.append(contentsOf: keys[field])
+            JSONReport.members(failing, keys, to: &bytes) { field, message, bytes in
                 switch message {
                 case .rule(let rule) where table.json[field].indices.contains(rule):
                     bytes.append(contentsOf: table.json[field][rule])
@@ -68,9 +64,7 @@ struct JSONReport: Reporter {
             bytes.append(contentsOf: #"},"line":"#.utf8)
             DecimalText.append(line, to: &bytes)
             bytes.append(contentsOf: #","params":{"#.utf8)
-            for (index, (field, message)) in failing.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                bytes.append(contentsOf: keys[field])
+            JSONReport.members(failing, keys, to: &bytes) { field, message, bytes in
                 switch message {
                 case .rule(let rule) where table.params[field].indices.contains(rule):
                     bytes.append(contentsOf: table.params[field][rule])
@@ -80,6 +74,18 @@ struct JSONReport: Reporter {
             }
             bytes.append(contentsOf: valid ? #"},"valid":true}"#.utf8 : #"},"valid":false}"#.utf8)
             bytes.append(0x0A)
+        }
+    }
+
+    /// The members `"id":value` of one object, a failing field each, in key order.
+    private static func members(
+        _ failing: [(field: Int, message: Verdicts.Message)], _ keys: [[UInt8]], to bytes: inout [UInt8],
+        _ value: (Int, Verdicts.Message, inout [UInt8]) -> Void
+    ) {
+        for (index, (field, message)) in failing.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(contentsOf: keys[field])
+            value(field, message, &bytes)
         }
     }
 
