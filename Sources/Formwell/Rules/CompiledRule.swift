@@ -60,10 +60,11 @@ struct CompiledRule: Sendable {
     private(set) var hint: String
     /// What a pattern rule says when its match stops at the match limits.
     private(set) var limitFailure: String
-    /// The stable failure code (`min_length`) and the parameters as a JSON object
-    /// (`{"length":8,"unit":"graphemes"}`, keys sorted): what a failure reports beside its text.
-    let code: String
+    /// The parameters as a JSON object (`{"length":8,"unit":"graphemes"}`, keys sorted): what a
+    /// failure reports beside its text and its kind's code.
     let params: String
+    /// The stable failure code (`min_length`).
+    var code: String { descriptor.code }
     /// The checked arguments and the names the templates use (this field's and the named one's),
     /// kept so a new locale can word the rule again.
     private let arguments: [String: RuleArgument]
@@ -128,7 +129,6 @@ struct CompiledRule: Sendable {
         self.arguments = arguments.values
         fieldName = field.displayName
         peerName = named?.field.displayName
-        code = descriptor.code
         params = CompiledRule.paramsJSON(arguments.values)
         (failure, hint, limitFailure) = ("", "", "")
         localize(catalog)
@@ -149,7 +149,7 @@ struct CompiledRule: Sendable {
         if case .length(_, let count, let unit) = check {
             values["units"] = catalog.unitNoun(unit, count: count)
         }
-        failure = message.map { catalog.fillOwn($0, values) } ?? catalog.message(code, values)
+        failure = message.map { catalog.fillOwn($0, values) } ?? catalog.message(descriptor.code, values)
         hint = source.hint.map { catalog.fillOwn($0, values) } ?? catalog.hint(code, values)
         limitFailure = catalog.patternLimitMessage
     }
