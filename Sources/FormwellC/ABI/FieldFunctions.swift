@@ -87,7 +87,7 @@ import Formwell
     _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ buf: UnsafeMutablePointer<CChar>?,
     _ buf_size: UInt, _ out_length: UnsafeMutablePointer<UInt>?
 ) -> fw_status {
-    fieldString(form, field_id, buf, buf_size, out_length) { $0.message ?? "" }
+    fieldString(form, field_id, buf, buf_size, out_length) { $0.message }
 }
 
 /// Copies the message to surface (FW_DISPLAY_ERROR) into buf; "" otherwise.
@@ -96,7 +96,7 @@ import Formwell
     _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ buf: UnsafeMutablePointer<CChar>?,
     _ buf_size: UInt, _ out_length: UnsafeMutablePointer<UInt>?
 ) -> fw_status {
-    fieldString(form, field_id, buf, buf_size, out_length) { $0.display.message ?? "" }
+    fieldString(form, field_id, buf, buf_size, out_length) { $0.displayMessage }
 }
 
 /// Copies the field's current value into buf.
@@ -120,26 +120,43 @@ private func fieldEvent(
     }
 }
 
-private func fieldState(_ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?) throws(ABIFailure) -> FieldState {
-    let id = try CStringInput.required(field_id, "field_id")
-    return try withForm(form) { (form: inout Form) throws(ABIFailure) in
-        try engine { () throws(FormError) in try form.state(of: id) }
-    }
-}
+// The single-property queries read the field in place, as a snapshot does (`Form.readState`):
+// building a whole `FieldState` (every text as a new string) to answer one member cost several
+// times the read itself.
 
 private func query<T>(
     _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<T>?,
-    _ name: String, _ read: (FieldState) -> T
+    _ name: String, _ read: (StateSummary) -> T
 ) -> fw_status {
     abiCall { () throws(ABIFailure) in
         guard let out else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument '\(name)' is NULL") }
-        out.pointee = read(try fieldState(form, field_id))
+        let id = try CStringInput.utf8(field_id, "field_id")
+        try withNamedField(form, id) { (form: UnsafeMutablePointer<Form>, index: Int) throws(ABIFailure) in
+            try engine { () throws(FormError) in
+                try Form.readState(of: form, at: index) { summary, _ in out.pointee = read(summary) }
+            }
+        }
     }
 }
 
 private func fieldString(
     _ form: OpaquePointer?, _ field_id: UnsafePointer<CChar>?, _ buf: UnsafeMutablePointer<CChar>?,
-    _ buf_size: UInt, _ out_length: UnsafeMutablePointer<UInt>?, _ read: (FieldState) -> String
+    _ buf_size: UInt, _ out_length: UnsafeMutablePointer<UInt>?, _ read: (StateTexts) -> UnsafeBufferPointer<UInt8>
 ) -> fw_status {
-    copyOut(buf, buf_size, out_length) { () throws(ABIFailure) in read(try fieldState(form, field_id)) }
+    let status = abiCall { () throws(ABIFailure) in
+        let id = try CStringInput.utf8(field_id, "field_id")
+        try withNamedField(form, id) { (form: UnsafeMutablePointer<Form>, index: Int) throws(ABIFailure) in
+            var failure: ABIFailure?
+            try engine { () throws(FormError) in
+                try Form.readState(of: form, at: index) { _, texts in
+                    do throws(ABIFailure) {
+                        try CStringOutput.write(bytes: read(texts), to: buf, capacity: buf_size, length: out_length)
+                    } catch { failure = error }
+                }
+            }
+            if let failure { throw failure }
+        }
+    }
+    if status != .FW_OK && status != .FW_ERR_BUFFER_TOO_SMALL { CStringOutput.clear(buf, capacity: buf_size) }
+    return status
 }

@@ -11,7 +11,18 @@ enum CStringOutput {
         length outLength: UnsafeMutablePointer<UInt>?
     ) throws(ABIFailure) {
         var text = text
-        let needed = text.utf8.count
+        let result = text.withUTF8 { bytes in
+            Result { () throws(ABIFailure) in try write(bytes: bytes, to: buffer, capacity: capacity, length: outLength) }
+        }
+        try result.get()
+    }
+
+    /// `write(_:to:capacity:length:)` for UTF-8 bytes borrowed in place.
+    static func write(
+        bytes: UnsafeBufferPointer<UInt8>, to buffer: UnsafeMutablePointer<CChar>?, capacity: UInt,
+        length outLength: UnsafeMutablePointer<UInt>?
+    ) throws(ABIFailure) {
+        let needed = bytes.count
         outLength?.pointee = UInt(needed)
         guard let buffer else {
             if capacity == 0 { return }
@@ -21,15 +32,13 @@ enum CStringOutput {
             throw ABIFailure(.FW_ERR_BUFFER_TOO_SMALL, "buffer capacity is 0; \(needed + 1) bytes needed")
         }
         let room = Int(min(capacity - 1, UInt(Int.max)))
-        text.withUTF8 { bytes in
-            var count = min(room, bytes.count)
-            // Never cut a character in half: back up to the start of a UTF-8 sequence.
-            while count < bytes.count && count > 0 && bytes[count] & 0xC0 == 0x80 { count -= 1 }
-            if let source = bytes.baseAddress {
-                UnsafeMutableRawPointer(buffer).copyMemory(from: source, byteCount: count)
-            }
-            buffer[count] = 0
+        var count = min(room, bytes.count)
+        // Never cut a character in half: back up to the start of a UTF-8 sequence.
+        while count < bytes.count && count > 0 && bytes[count] & 0xC0 == 0x80 { count -= 1 }
+        if let source = bytes.baseAddress {
+            UnsafeMutableRawPointer(buffer).copyMemory(from: source, byteCount: count)
         }
+        buffer[count] = 0
         if needed > room {
             throw ABIFailure(.FW_ERR_BUFFER_TOO_SMALL,
                              "buffer holds \(capacity) bytes; \(needed + 1) needed (text plus NUL)")
