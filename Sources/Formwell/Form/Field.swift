@@ -191,13 +191,18 @@ struct Field: Sendable {
     mutating func valueChanged(to bytes: UnsafeBufferPointer<UInt8>) {
         externalError = nil
         modifiedSinceSubmit = true
-        dirty = differsFromInitial(bytes)
+        // (A static function on the one string: a method call on `self` here copied the whole
+        // field, 424 bytes, on every keystroke.)
+        dirty = Field.differs(initialValue, from: bytes)
     }
 
     /// Whether `bytes` differ from the initial value (what `dirty` records).
-    func differsFromInitial(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard initialValue.utf8.count == bytes.count else { return true }
-        let same = initialValue.utf8.withContiguousStorageIfAvailable { FieldValue.sameBytes($0, bytes) }
-        return !(same ?? initialValue.utf8.elementsEqual(bytes))
+    func differsFromInitial(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { Field.differs(initialValue, from: bytes) }
+
+    /// Whether `bytes` differ from `initial`'s UTF-8.
+    static func differs(_ initial: String, from bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard initial.utf8.count == bytes.count else { return true }
+        let same = initial.utf8.withContiguousStorageIfAvailable { FieldValue.sameBytes($0, bytes) }
+        return !(same ?? initial.utf8.elementsEqual(bytes))
     }
 }

@@ -79,6 +79,10 @@ public struct StateFailures {
         Field.withFailure(of: field, which == .validity ? source : shownSource, body)
     }
 
+    /// No failure to report: the live view of a field whose message and displayed message name
+    /// none (code "" and parameters "{}" for both; most reads while typing into a valid field).
+    public var isEmpty: Bool { kept == nil && source == .none && shownSource == .none }
+
     /// The codes of the messages after the first (error mode `all`).
     public var moreCodes: [String] {
         if let kept { return kept.pointee.moreCodes }

@@ -146,6 +146,24 @@ enum SnapshotWriter {
     /// The fourth version's members: codes and parameters, read in place.
     private static func writeFailures(_ strings: StateTexts, errorCount: Int, to out: UnsafeMutablePointer<fw_snapshot>,
                                       texts: inout TextBuffer) {
+        if strings.failures.isEmpty {
+            // No failure: what the general path below writes, without its three lookups.
+            let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+            StaticString("{}").withUTF8Buffer { params in
+                out.pointee.code_length = 0
+                out.pointee.params_length = params.count
+                out.pointee.code = texts.append(none)
+                out.pointee.params = texts.append(params)
+                out.pointee.display_code_length = 0
+                out.pointee.display_params_length = params.count
+                out.pointee.display_code = texts.append(none)
+                out.pointee.display_params = texts.append(params)
+            }
+            let (codes, codesSize) = texts.appendList(none, errorCount > 1 ? strings.failures.moreCodes : [], count: errorCount)
+            out.pointee.error_codes_size = codesSize
+            out.pointee.error_codes = codes
+            return
+        }
         strings.failures.withFailure(.validity) { code, params in
             out.pointee.code_length = code.count
             out.pointee.params_length = params.count
