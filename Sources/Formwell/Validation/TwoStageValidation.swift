@@ -48,7 +48,8 @@ extension Field {
     /// The verdict a view sees: the synchronous rules' unless they all pass on a non-empty value;
     /// then pending while an asynchronous rule waits, else the first asynchronous failure, else valid.
     var verdict: Validity {
-        guard outcome == .valid, !asyncStatus.isEmpty else { return outcome }
+        // (Case patterns, not `==`: comparing with `==` copied the stored verdict, a retain.)
+        guard case .valid = outcome, !asyncStatus.isEmpty else { return outcome }
         var failure: Validity?
         for status in asyncStatus {
             switch status {
@@ -63,7 +64,7 @@ extension Field {
     /// Index of the rule the verdict's failure comes from: asynchronous rules are numbered after the
     /// synchronous ones.
     var verdictRule: Int? {
-        guard outcome == .valid, !asyncStatus.isEmpty else { return failingRule }
+        guard case .valid = outcome, !asyncStatus.isEmpty else { return failingRule }
         for (index, status) in asyncStatus.enumerated() {
             switch status {
             case .invalid, .failed: return rules.count + index
@@ -73,7 +74,15 @@ extension Field {
         return nil
     }
 
-    var outcomeKind: StateSummary.ValidityKind { Field.kind(of: verdict) }
+    var outcomeKind: StateSummary.ValidityKind {
+        // Read without making the verdict (a copy of its message) unless asynchronous rules decide it.
+        switch outcome {
+        case .empty: return .empty
+        case .invalid: return .invalid
+        case .pending: return .pending
+        case .valid: return asyncStatus.isEmpty ? .valid : Field.kind(of: verdict)
+        }
+    }
 
     static func kind(of validity: Validity) -> StateSummary.ValidityKind {
         switch validity {
@@ -262,7 +271,7 @@ extension Field {
         case .none, .external, .required, .patternLimit:
             ref.fixedCode.withUTF8Buffer { code in noParameters.withUTF8Buffer { params in body(code, params) } }
         case .rule(let index):
-            field.pointee.rules.withUnsafeBufferPointer { rules in
+            field.pointee.readRulesInPlace { rules in
                 guard rules.indices.contains(index) else { return }
                 withUTF8(rules[index].code) { code in withUTF8(rules[index].params) { params in body(code, params) } }
             }
@@ -281,7 +290,7 @@ extension Field {
         case .none: return body(UnsafeBufferPointer(start: nil, count: 0))
         case .outcome where !field.pointee.limitExceeded && field.pointee.asyncStatus.isEmpty:
             guard let index = field.pointee.failingRule else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
-            return field.pointee.rules.withUnsafeBufferPointer { rules in
+            return field.pointee.readRulesInPlace { rules in
                 rules.indices.contains(index) ? withUTF8(rules[index].hint, body) : body(UnsafeBufferPointer(start: nil, count: 0))
             }
         default: return withUTF8(field.pointee.hint(from: source), body)
@@ -316,6 +325,15 @@ extension Field {
     mutating func liveViewInPlace(strict: Bool) -> LiveView { liveView(strict: strict) }
     mutating func failureInPlace(from source: MessageSource) -> (code: String, params: String) { failure(from: source) }
     mutating func failureRefInPlace(from source: MessageSource) -> FailureRef { failureRef(from: source) }
+
+    /// The rules as a buffer for `body`, borrowed in place: a mutating borrow, because a read-only
+    /// one through a pointer retained and released the array around the call (the body could have
+    /// changed the field). Nothing is changed.
+    mutating func readRulesInPlace<R>(_ body: (UnsafeBufferPointer<CompiledRule>) -> R) -> R {
+        // The empty array's shared storage is never unique: a mutable borrow would copy it.
+        guard !rules.isEmpty else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return rules.withUnsafeMutableBufferPointer { body(UnsafeBufferPointer($0)) }
+    }
 
     /// Calls `body` with the UTF-8 of the field's name (its label, else its id), in place.
     static func withName<R>(of field: UnsafeMutablePointer<Field>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
