@@ -83,6 +83,9 @@ public struct StateFailures {
     /// none (code "" and parameters "{}" for both; most reads while typing into a valid field).
     public var isEmpty: Bool { kept == nil && source == .none && shownSource == .none }
 
+    /// The displayed message's failure is the validity's own (a live view whose two sources agree).
+    public var displaysValidity: Bool { kept == nil && source == shownSource }
+
     /// The codes of the messages after the first (error mode `all`).
     public var moreCodes: [String] {
         if let kept { return kept.pointee.moreCodes }

@@ -78,6 +78,8 @@ enum SnapshotWriter {
         mutating func appendList(
             _ first: UnsafeBufferPointer<UInt8>, _ more: [String], count: Int
         ) -> (UnsafePointer<CChar>?, Int) {
+            // No text (a field that is not invalid): the list is its final NUL.
+            if count <= 0 { return (append(UnsafeBufferPointer(start: nil, count: 0)), 0) }
             let extra = count > 0 ? min(count &- 1, more.count) : 0
             var size = count > 0 ? first.count &+ 1 : 0
             for index in 0..<extra { size &+= more[index].utf8.count &+ 1 }
@@ -164,20 +166,28 @@ enum SnapshotWriter {
             out.pointee.error_codes = codes
             return
         }
+        let more = errorCount > 1 ? strings.failures.moreCodes : []
+        let sameDisplay = strings.failures.displaysValidity
+        // One lookup of the validity's failure serves its code, its parameters and the first error
+        // code; the display's is looked up only when it names another failure.
         strings.failures.withFailure(.validity) { code, params in
             out.pointee.code_length = code.count
             out.pointee.params_length = params.count
             out.pointee.code = texts.append(code)
             out.pointee.params = texts.append(params)
-        }
-        strings.failures.withFailure(.display) { code, params in
-            out.pointee.display_code_length = code.count
-            out.pointee.display_params_length = params.count
-            out.pointee.display_code = texts.append(code)
-            out.pointee.display_params = texts.append(params)
-        }
-        let more = errorCount > 1 ? strings.failures.moreCodes : []
-        strings.failures.withFailure(.validity) { code, _ in
+            if sameDisplay {
+                out.pointee.display_code_length = code.count
+                out.pointee.display_params_length = params.count
+                out.pointee.display_code = texts.append(code)
+                out.pointee.display_params = texts.append(params)
+            } else {
+                strings.failures.withFailure(.display) { displayCode, displayParams in
+                    out.pointee.display_code_length = displayCode.count
+                    out.pointee.display_params_length = displayParams.count
+                    out.pointee.display_code = texts.append(displayCode)
+                    out.pointee.display_params = texts.append(displayParams)
+                }
+            }
             let (codes, codesSize) = texts.appendList(code, more, count: errorCount)
             out.pointee.error_codes_size = codesSize
             out.pointee.error_codes = codes
