@@ -477,9 +477,7 @@ public struct Form: Sendable {
             let (live, strict) = field.pointee.showsLiveInPlace(in: formMode)
             guard live else {
                 let shown = field.pointee.shownInPlace(in: formMode)
-                let summary = Form.summary(of: field, formMode: formMode, validity: shown.validity, display: shown.display,
-                                           failingRule: shown.failingRule,
-                                           errorCount: shown.validity == .invalid ? 1 + shown.moreErrors.count : 0)
+                let summary = Form.keptSummary(of: field, formMode: formMode, shown)
                 withUnsafePointer(to: shown) { kept in
                     Field.withUTF8(shown.message) { message in
                         Field.withUTF8(shown.displayMessage) { displayMessage in
@@ -493,9 +491,7 @@ public struct Form: Sendable {
                 return
             }
             let view = field.pointee.liveViewInPlace(strict: strict)
-            let moreCount = view.carriesMoreFailures ? field.pointee.moreFailures.count : 0
-            let summary = Form.summary(of: field, formMode: formMode, validity: view.validity, display: view.display,
-                                       failingRule: view.failingRule, errorCount: view.validity == .invalid ? 1 + moreCount : 0)
+            let (summary, moreCount) = Form.liveSummary(of: field, formMode: formMode, view)
             // The codes are read only when asked, in place, from the view's sources (plain values: a
             // struct of strings captured here was copied, retained, at every closure level).
             let failures = StateFailures(field: field, source: view.source, shownSource: view.shownSource,
@@ -510,6 +506,35 @@ public struct Form: Sendable {
                 }
             }
         }
+    }
+
+    /// The plain part of `readState` alone, no text read (the C ABI's single-member queries).
+    public static func readSummary(of form: UnsafeMutablePointer<Form>, at index: Int) throws(FormError) -> StateSummary {
+        let formMode = form.pointee.mode
+        return try form.pointee.fields.withUnsafeMutableBufferPointer { (buffer) throws(FormError) -> StateSummary in
+            let field = UnsafeMutablePointer(mutating: try Form.field(index, in: UnsafeBufferPointer(buffer)))
+            let (live, strict) = field.pointee.showsLiveInPlace(in: formMode)
+            guard live else { return Form.keptSummary(of: field, formMode: formMode, field.pointee.shownInPlace(in: formMode)) }
+            return Form.liveSummary(of: field, formMode: formMode, field.pointee.liveViewInPlace(strict: strict)).summary
+        }
+    }
+
+    /// The summary of a kept shown state (modes on_blur, on_touched).
+    private static func keptSummary(
+        of field: UnsafeMutablePointer<Field>, formMode: ValidationMode, _ shown: ShownState
+    ) -> StateSummary {
+        Form.summary(of: field, formMode: formMode, validity: shown.validity, display: shown.display,
+                     failingRule: shown.failingRule, errorCount: shown.validity == .invalid ? 1 + shown.moreErrors.count : 0)
+    }
+
+    /// The summary of the live view, and how many messages follow the first (error mode `all`).
+    private static func liveSummary(
+        of field: UnsafeMutablePointer<Field>, formMode: ValidationMode, _ view: Field.LiveView
+    ) -> (summary: StateSummary, moreCount: Int) {
+        let moreCount = view.carriesMoreFailures ? field.pointee.moreFailures.count : 0
+        let summary = Form.summary(of: field, formMode: formMode, validity: view.validity, display: view.display,
+                                   failingRule: view.failingRule, errorCount: view.validity == .invalid ? 1 + moreCount : 0)
+        return (summary, moreCount)
     }
 
     /// The plain part of a field's state once what it shows is known.

@@ -133,7 +133,7 @@ private func query<T>(
         let id = try CStringInput.utf8(field_id, "field_id")
         try withNamedField(form, id) { (form: UnsafeMutablePointer<Form>, index: Int) throws(ABIFailure) in
             try engine { () throws(FormError) in
-                try Form.readState(of: form, at: index) { summary, _ in out.pointee = read(summary) }
+                out.pointee = read(try Form.readSummary(of: form, at: index))
             }
         }
     }
