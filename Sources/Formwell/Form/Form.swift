@@ -419,6 +419,9 @@ public struct Form: Sendable {
     /// The number of fields.
     public var fieldCount: Int { fields.count }
 
+    /// The id of the field at `index` (registration order), nil out of range.
+    public func fieldID(at index: Int) -> String? { fields.indices.contains(index) ? fields[index].id : nil }
+
     /// The index (registration order, from 0) of the field with this id.
     public func fieldIndex(of id: String) throws(FormError) -> Int { try position(of: id) }
 

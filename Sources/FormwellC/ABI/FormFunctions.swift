@@ -159,7 +159,10 @@ import Formwell
 @c public func fw_form_field_count(_ form: OpaquePointer?, _ out_count: UnsafeMutablePointer<UInt>?) -> fw_status {
     abiCall { () throws(ABIFailure) in
         guard let out_count else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument 'out_count' is NULL") }
-        out_count.pointee = try withForm(form) { (form: inout Form) throws(ABIFailure) in UInt(form.fieldIDs.count) }
+        // (The count alone: listing the ids to count them allocated an array per call.)
+        out_count.pointee = try withFormPointer(form) { (form: UnsafeMutablePointer<Form>) throws(ABIFailure) in
+            UInt(form.pointee.fieldCount)
+        }
     }
 }
 
@@ -171,12 +174,13 @@ import Formwell
     _ out_length: UnsafeMutablePointer<UInt>?
 ) -> fw_status {
     copyOut(buf, buf_size, out_length) { () throws(ABIFailure) in
-        try withForm(form) { (form: inout Form) throws(ABIFailure) in
-            let ids = form.fieldIDs
-            guard index < UInt(ids.count) else {
-                throw ABIFailure(.FW_ERR_INVALID_ARGUMENT, "field index \(index) is out of range (\(ids.count) fields)")
+        // (One id: listing every id to read one made listing a form's ids quadratic.)
+        try withFormPointer(form) { (form: UnsafeMutablePointer<Form>) throws(ABIFailure) in
+            guard let id = form.pointee.fieldID(at: Int(clamping: index)) else {
+                throw ABIFailure(.FW_ERR_INVALID_ARGUMENT,
+                                 "field index \(index) is out of range (\(form.pointee.fieldCount) fields)")
             }
-            return ids[Int(index)]
+            return id
         }
     }
 }
