@@ -523,6 +523,7 @@ public struct Form: Sendable {
     }
 
     /// The summary of a kept shown state (modes on_blur, on_touched).
+    @inline(__always)
     private static func keptSummary(
         of field: UnsafeMutablePointer<Field>, formMode: ValidationMode, _ shown: ShownState
     ) -> StateSummary {
@@ -531,6 +532,7 @@ public struct Form: Sendable {
     }
 
     /// The summary of the live view, and how many messages follow the first (error mode `all`).
+    @inline(__always)
     private static func liveSummary(
         of field: UnsafeMutablePointer<Field>, formMode: ValidationMode, _ view: Field.LiveView
     ) -> (summary: StateSummary, moreCount: Int) {
