@@ -517,33 +517,34 @@ func checkConsistent(_ snap: FormSnapshot) {
     }
     var focused = 0
     for f in snap.fields {
-        let name = show(f.id)
+        // Only a failure's message names the field (shown when it is written, not on every snapshot).
+        func name() -> String { show(f.id) }
         check((0...2).contains(f.phase) && (0...3).contains(f.validity) && (0...2).contains(f.display),
-              "\(name): enum out of range")
+              "\(name()): enum out of range")
         if f.phase == fw_phase.FW_PHASE_FOCUSED.rawValue { focused += 1 }
         if f.phase == fw_phase.FW_PHASE_IDLE.rawValue {
-            check(f.validity == fw_validity.FW_VALIDITY_EMPTY.rawValue, "\(name): idle but validity \(f.validity)")
+            check(f.validity == fw_validity.FW_VALIDITY_EMPTY.rawValue, "\(name()): idle but validity \(f.validity)")
         }
         if f.validity != fw_validity.FW_VALIDITY_INVALID.rawValue {
-            check(f.message.isEmpty, "\(name): validity \(f.validity) but message \(show(f.message))")
+            check(f.message.isEmpty, "\(name()): validity \(f.validity) but message \(show(f.message))")
         }
         if !f.touched {
-            check(f.display == fw_display.FW_DISPLAY_NONE.rawValue, "\(name): untouched but display \(f.display)")
+            check(f.display == fw_display.FW_DISPLAY_NONE.rawValue, "\(name()): untouched but display \(f.display)")
         }
         if f.display != fw_display.FW_DISPLAY_ERROR.rawValue {
-            check(f.displayMessage.isEmpty, "\(name): display \(f.display) but display message \(show(f.displayMessage))")
+            check(f.displayMessage.isEmpty, "\(name()): display \(f.display) but display message \(show(f.displayMessage))")
         } else {
-            check(!snap.isValid, "\(name): shows an error but the form is valid")
+            check(!snap.isValid, "\(name()): shows an error but the form is valid")
         }
         if f.value.isEmpty && f.phase == fw_phase.FW_PHASE_FOCUSED.rawValue {
-            check(f.validity == fw_validity.FW_VALIDITY_EMPTY.rawValue, "\(name): focused and empty but validity \(f.validity)")
+            check(f.validity == fw_validity.FW_VALIDITY_EMPTY.rawValue, "\(name()): focused and empty but validity \(f.validity)")
         }
         // The strict verdict is what both the display (inactive fields) and is_valid use.
         if f.touched && f.phase == fw_phase.FW_PHASE_INACTIVE.rawValue {
             let expected: Int32 = f.validity == fw_validity.FW_VALIDITY_INVALID.rawValue ? 2 : (f.validity == 1 ? 1 : 0)
-            check(f.display == expected, "\(name): inactive+touched, validity \(f.validity) but display \(f.display)")
+            check(f.display == expected, "\(name()): inactive+touched, validity \(f.validity) but display \(f.display)")
             if f.display == fw_display.FW_DISPLAY_ERROR.rawValue {
-                check(f.displayMessage == f.message, "\(name): display message differs from message")
+                check(f.displayMessage == f.message, "\(name()): display message differs from message")
             }
         }
     }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// One language's messages and hints, read from a catalogue file (Messages/Catalogues/*.json, the
 /// format in the README's "Messages and locales"): a template per failure code, the nouns of the
 /// length units, the list separator, the form's announcement and the language's plural rule.
@@ -17,6 +23,12 @@ public final class MessageCatalog: Sendable {
     let announcementTemplate: String
     /// Used for what this catalogue leaves out (nil for English itself).
     let fallback: MessageCatalog?
+    /// `messages`, `hints`, `units` and the announcement read once (`MessageTemplate.Compiled`):
+    /// every rule added fills its kind's templates.
+    private let compiledMessages: [String: [MessageTemplate.Compiled]]
+    private let compiledHints: [String: [MessageTemplate.Compiled]]
+    private let compiledUnits: [String: MessageTemplate.Compiled]
+    private let compiledAnnouncement: MessageTemplate.Compiled
 
     // Texts of failures that are not a rule's, rendered once.
     let requiredMessage: String
@@ -96,6 +108,10 @@ public final class MessageCatalog: Sendable {
         self.messages = messages
         self.hints = hints
         self.fallback = fallback
+        compiledMessages = messages.mapValues { $0.map(MessageTemplate.Compiled.init) }
+        compiledHints = hints.mapValues { $0.map(MessageTemplate.Compiled.init) }
+        compiledUnits = units.mapValues(MessageTemplate.Compiled.init)
+        compiledAnnouncement = MessageTemplate.Compiled(announcementTemplate)
         let render = { (table: [String: [String]], code: String) in
             MessageTemplate.render(table[code] ?? [], [:], plurals: rule) ?? ""
         }
@@ -113,30 +129,59 @@ public final class MessageCatalog: Sendable {
     init(emptyLocale locale: String) {
         (self.locale, language, plurals, messages, hints, units) = (locale, locale, .oneIs1, [:], [:], [:])
         (listSeparator, announcementTemplate, fallback) = (", ", "", nil)
+        (compiledMessages, compiledHints, compiledUnits) = ([:], [:], [:])
+        compiledAnnouncement = MessageTemplate.Compiled("")
         (requiredMessage, requiredHint, patternLimitMessage, patternLimitHint) = ("", "", "", "")
         (asyncMessage, asyncHint, asyncErrorMessage, externalHint) = ("", "", "", "")
     }
 
     /// The message of a failure with this code, its templates filled with `values`.
     func message(_ code: String, _ values: [String: String]) -> String {
-        MessageTemplate.render(messages[code] ?? [], values, plurals: plurals) ?? fallback?.message(code, values) ?? ""
+        MessageTemplate.render(compiledMessages[code] ?? [], values, plurals: plurals) ?? fallback?.message(code, values) ?? ""
     }
 
     /// The accessibility hint of a failure with this code.
     func hint(_ code: String, _ values: [String: String]) -> String {
-        MessageTemplate.render(hints[code] ?? [], values, plurals: plurals) ?? fallback?.hint(code, values) ?? ""
+        MessageTemplate.render(compiledHints[code] ?? [], values, plurals: plurals) ?? fallback?.hint(code, values) ?? ""
+    }
+
+    /// `message(code, values)`, the values worked out only when the template used needs them
+    /// (most kinds' templates are plain text: "Invalid format").
+    func message(_ code: String, valuesWhenNeeded values: () -> [String: String]) -> String {
+        guard let first = compiledMessages[code]?.first else { return fallback?.message(code, valuesWhenNeeded: values) ?? "" }
+        // The first template is the one used when it is complete, which plain text always is.
+        if let text = first.plainText { return text }
+        return message(code, values())
+    }
+
+    /// `hint(code, values)`, the values worked out only when the template used needs them.
+    func hint(_ code: String, valuesWhenNeeded values: () -> [String: String]) -> String {
+        guard let first = compiledHints[code]?.first else { return fallback?.hint(code, valuesWhenNeeded: values) ?? "" }
+        if let text = first.plainText { return text }
+        return hint(code, values())
     }
 
     /// A text of the caller's own (a rule's custom message or hint): a template too, its
-    /// placeholders without values left as written.
-    func fillOwn(_ template: String, _ values: [String: String]) -> String {
-        guard template.utf8.contains(UInt8(ascii: "{")) else { return template }
-        return MessageTemplate.fill(template, values, plurals: plurals).0
+    /// placeholders without values left as written. The values are worked out only when the text
+    /// has a placeholder.
+    func fillOwn(_ template: String, valuesWhenNeeded values: () -> [String: String]) -> String {
+        guard MessageCatalog.containsBrace(template) else { return template }
+        return MessageTemplate.fill(template, values(), plurals: plurals).0
+    }
+
+    /// Whether `text` holds a `{` (one `memchr` over its UTF-8).
+    private static func containsBrace(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
+            return memchr(base, Int32(UInt8(ascii: "{")), bytes.count) != nil
+        }
     }
 
     /// The noun of a length unit agreeing with `count` ("character", "octets").
     func unitNoun(_ unit: LengthUnit, count: Int) -> String {
-        MessageTemplate.fill(units[unit.rawValue] ?? "", ["count": String(count)], plurals: plurals).0
+        guard let template = compiledUnits[unit.rawValue] else { return "" }
+        return template.fill(["count": String(count)], plurals: plurals).0
     }
 
     /// A list of values as a message shows it ("S, M, L").
@@ -145,7 +190,7 @@ public final class MessageCatalog: Sendable {
     /// Seed 03's screen-reader summary after a failed submit: "2 fields need attention: Email, Password".
     func announcement(naming names: [String]) -> String {
         guard !names.isEmpty else { return "" }
-        return MessageTemplate.fill(announcementTemplate, ["count": String(names.count), "fields": list(names)], plurals: plurals).0
+        return compiledAnnouncement.fill(["count": String(names.count), "fields": list(names)], plurals: plurals).0
     }
 
     /// The catalogue as JSON (what `fw_message_catalog` returns): every failure's templates.

@@ -137,20 +137,30 @@ struct CompiledRule: Sendable {
     /// Words the rule's message and hint in `catalog`'s language (a rule's own message and hint
     /// are templates too, their placeholders filled the same way).
     mutating func localize(_ catalog: MessageCatalog) {
-        var values: [String: String] = ["label": fieldName]
-        for (name, value) in arguments {
-            switch value {
-            case .integer(let number): values[name] = String(number)
-            case .string(let text), .decimal(let text): values[name] = text
-            case .strings(let list): values[name] = catalog.list(list)
+        // The values are worked out once, and only when a template has placeholders (most kinds'
+        // texts are plain: "Invalid format").
+        let (fieldName, arguments, peerName, check) = (self.fieldName, self.arguments, self.peerName, self.check)
+        var worked: [String: String]?
+        func values() -> [String: String] {
+            if let worked { return worked }
+            var values: [String: String] = ["label": fieldName]
+            for (name, value) in arguments {
+                switch value {
+                case .integer(let number): values[name] = String(number)
+                case .string(let text), .decimal(let text): values[name] = text
+                case .strings(let list): values[name] = catalog.list(list)
+                }
             }
+            if let peerName { values["field"] = peerName }
+            if case .length(_, let count, let unit) = check {
+                values["units"] = catalog.unitNoun(unit, count: count)
+            }
+            worked = values
+            return values
         }
-        if let peerName { values["field"] = peerName }
-        if case .length(_, let count, let unit) = check {
-            values["units"] = catalog.unitNoun(unit, count: count)
-        }
-        failure = message.map { catalog.fillOwn($0, values) } ?? catalog.message(descriptor.code, values)
-        hint = source.hint.map { catalog.fillOwn($0, values) } ?? catalog.hint(code, values)
+        failure = message.map { catalog.fillOwn($0, valuesWhenNeeded: values) }
+            ?? catalog.message(descriptor.code, valuesWhenNeeded: values)
+        hint = source.hint.map { catalog.fillOwn($0, valuesWhenNeeded: values) } ?? catalog.hint(code, valuesWhenNeeded: values)
         limitFailure = catalog.patternLimitMessage
     }
 
@@ -167,8 +177,11 @@ struct CompiledRule: Sendable {
             case nil: continue
             }
         }
-        return JSONWriter.write(.object(members))
+        return members.isEmpty ? CompiledRule.noParams : JSONWriter.write(.object(members))
     }
+
+    /// The parameters of a rule without any (`{}`), written once.
+    private static let noParams = JSONWriter.write(.object([]))
 
     /// The verdict of a rule judged outside the inline cases (`Quick.other`) on a non-empty value.
     func slowVerdict(on value: Subject, valueAt: (Int) -> PeerValue?) throws(FormError) -> Validity {

@@ -35,7 +35,9 @@ struct RuleArguments: Sendable {
     /// Checks `given` against `descriptor`'s parameters (unknown names, types, ranges, choices).
     /// `field`: the id of the field the rule is for, named in errors.
     init(_ given: [String: RuleArgument], for descriptor: RuleDescriptor, field: String? = nil) throws(FormError) {
-        if let unknown = given.keys.filter({ descriptor.parameter($0) == nil }).sorted().first {
+        // (The names are sorted only when one is unknown, so the error names the same one every time.)
+        if given.keys.contains(where: { descriptor.parameter($0) == nil }),
+           let unknown = given.keys.filter({ descriptor.parameter($0) == nil }).sorted().first {
             let known = descriptor.parameters.map(\.name)
             throw .invalidArgument("rule '\(descriptor.name)' has no parameter '\(unknown)'"
                 + (known.isEmpty ? " (it takes none)" : " (it takes: \(known.joined(separator: ", ")))"))
