@@ -1,9 +1,10 @@
 /* keystroke_bench: what one keystroke costs in Formwell (set a field's value and read its whole
    state back), against raw PCRE2 JIT matching of the same values, measured in the same run.
    Rows 1-4 of bench/README.md:
-     1  [email] field, three ways of calling (update_at; set_value_at + snapshot_at; by id)
+     1  [email] field, four ways of calling (update_at; set_value_at + snapshot_at; by id; by id
+        with single-member reads of the validity and the message instead of a snapshot)
         vs pcre2_jit_match of seed 02's e-mail pattern;
-     2  regex ^[a-z0-9_]{3,20}$ field, the same three ways, vs pcre2_jit_match of that pattern;
+     2  regex ^[a-z0-9_]{3,20}$ field, the same four ways, vs pcre2_jit_match of that pattern;
      3  a field with no rules (update_at) vs one e-mail match per value;
      4  keystroke on field #0 of a 1,000-field form vs a 10-field form.
    Every pass goes over the same BENCH_COUNT generated values; each figure is the best of
@@ -15,7 +16,7 @@
 static char emails[BENCH_COUNT][EMAIL_LEN];
 static char usernames[BENCH_COUNT][USERNAME_LEN];
 
-enum pass_kind { RAW_MATCH, UPDATE_AT, SET_AT_SNAPSHOT_AT, BY_ID };
+enum pass_kind { RAW_MATCH, UPDATE_AT, SET_AT_SNAPSHOT_AT, BY_ID, MEMBERS_BY_ID };
 
 /* One timed loop over the values. */
 typedef struct {
@@ -65,6 +66,16 @@ static int run_pass(pass *p) {
             errors += fw_field_set_value(p->form, p->id, p->values + (size_t)i * p->stride) != FW_OK;
             errors += fw_field_snapshot(p->form, p->id, &s, buf, sizeof buf) != FW_OK;
             count += s.validity == FW_VALIDITY_VALID;
+        }
+        break;
+    case MEMBERS_BY_ID:
+        for (i = 0; i < BENCH_COUNT; i++) {
+            fw_validity validity = FW_VALIDITY_EMPTY;
+            size_t length = 0;
+            errors += fw_field_set_value(p->form, p->id, p->values + (size_t)i * p->stride) != FW_OK;
+            errors += fw_field_validity(p->form, p->id, &validity) != FW_OK;
+            errors += fw_field_message(p->form, p->id, buf, sizeof buf, &length) != FW_OK;
+            count += validity == FW_VALIDITY_VALID;
         }
         break;
     }
@@ -128,17 +139,17 @@ static fw_form *single_field_form(const char *id, int with_email, const char *pa
     return form;
 }
 
-/* Rows 1 and 2: three ways of calling against the raw match. */
-static void three_ways(const char *row, const char *what, fw_form *form, const char *id, pcre2_code *code,
+/* Rows 1 and 2: four ways of calling against the raw match. */
+static void four_ways(const char *row, const char *what, fw_form *form, const char *id, pcre2_code *code,
                        pcre2_match_data *data, const char *values, size_t stride) {
     int matched = count_matches(code, data, values, stride);
-    pass passes[4];
-    char ids[3][8], names[3][96];
+    pass passes[5];
+    char ids[4][8], names[4][96];
     int k;
 
     verify_each(what, form, 0, code, data, values, stride);
     memset(passes, 0, sizeof passes);
-    for (k = 0; k < 4; k++) {
+    for (k = 0; k < 5; k++) {
         passes[k].values = values;
         passes[k].stride = stride;
         passes[k].form = form;
@@ -156,12 +167,15 @@ static void three_ways(const char *row, const char *what, fw_form *form, const c
     passes[2].label = "fw_field_set_value_at + fw_field_snapshot_at";
     passes[3].kind = BY_ID;
     passes[3].label = "fw_field_set_value + fw_field_snapshot";
-    run_rounds(passes, 4);
+    passes[4].kind = MEMBERS_BY_ID;
+    passes[4].label = "fw_field_set_value + fw_field_validity + fw_field_message";
+    run_rounds(passes, 5);
 
     snprintf(names[0], sizeof names[0], "%s: update_at (set + snapshot, 1 call)", what);
     snprintf(names[1], sizeof names[1], "%s: set_value_at + snapshot_at", what);
     snprintf(names[2], sizeof names[2], "%s: set_value + snapshot (by id)", what);
-    for (k = 0; k < 3; k++) {
+    snprintf(names[3], sizeof names[3], "%s: set_value + validity + message (by id)", what);
+    for (k = 0; k < 4; k++) {
         snprintf(ids[k], sizeof ids[k], "%s%c", row, 'a' + k);
         bench_row(ids[k], names[k], ns_per_value(&passes[k + 1]), ns_per_value(&passes[0]), "ns",
                   passes[k + 1].best / passes[0].best, 0, 3.0, k == 0);
@@ -209,11 +223,11 @@ int main(void) {
 
     /* Row 1: [email]. */
     email_form = single_field_form("email", 1, NULL);
-    three_ways("1", "[email]", email_form, "email", email_code, data, emails[0], EMAIL_LEN);
+    four_ways("1", "[email]", email_form, "email", email_code, data, emails[0], EMAIL_LEN);
 
     /* Row 2: regex ^[a-z0-9_]{3,20}$. */
     regex_form = single_field_form("username", 0, USERNAME_PATTERN);
-    three_ways("2", "[regex username]", regex_form, "username", username_code, data, usernames[0],
+    four_ways("2", "[regex username]", regex_form, "username", username_code, data, usernames[0],
                USERNAME_LEN);
 
     /* Row 3: no rules at all (every non-empty value is valid) vs one e-mail match. */
