@@ -15,10 +15,13 @@ import Testing
 ///
 /// Timing on a shared 2-core VM is noisy (and `swift test` runs other suites in parallel): a call is
 /// timed around `Form.setValue` alone (the strings are built beforehand), and a call over the 10 ms
-/// budget is run once more, 30 ms later, before it is counted. A call counts as over budget when its
-/// wall time is over 10 ms on both runs and its thread's CPU time is too: a call over 10 ms of wall
-/// time but under 10 ms of CPU time was waiting for a core (the batch suites take both); such calls
-/// are printed, not counted. The test asserts there are no over-budget calls. This is the debug
+/// budget is run up to twice more, 30 ms and then 100 ms later, before it is counted. A call counts
+/// as over budget when its wall time is over 10 ms on every run and its thread's CPU time is too on
+/// every run: a call over 10 ms of wall time but under 10 ms of CPU time was waiting for a core (the
+/// batch suites take both); such calls are printed, not counted. (A second run was not always
+/// enough: on 2026-12-01 a fresh-clone CI run saw entry 94 at 800 KB over 15 ms of wall and CPU
+/// time twice, a call that takes 3.2-4.3 ms in the release library; the thread's CPU time also
+/// grows when the VM's cores are taken by the host.) The test asserts there are no over-budget calls. This is the debug
 /// build: its `setValue` adds about 2 ms at 800 KB to the library's 3–4 ms, so its budget is 15 ms
 /// (`budgetNanoseconds`). `bench/redos_bench.c`
 /// measures the release library by wall time alone, over the whole corpus.
@@ -153,14 +156,16 @@ import Testing
             for attack in Self.attacks(entry) {
                 try form.setValue("", for: "f")
                 var (elapsed, cpu) = try Self.timedSetWithCPU(&form, attack)
-                if elapsed > Self.budgetNanoseconds {
-                    // Other suites run in parallel on two cores: let a burst pass, then once more.
+                // Other suites run in parallel on two cores: let a burst pass, then up to twice more,
+                // keeping the least wall and CPU time seen.
+                for pause: UInt32 in [30_000, 100_000] where elapsed > Self.budgetNanoseconds {
                     retried += 1
-                    usleep(30_000)
+                    usleep(pause)
                     try form.setValue("", for: "f")
-                    (elapsed, cpu) = try Self.timedSetWithCPU(&form, attack)
-                    if elapsed > Self.budgetNanoseconds && cpu <= Self.budgetNanoseconds { waited += 1 }
+                    let (again, againCPU) = try Self.timedSetWithCPU(&form, attack)
+                    (elapsed, cpu) = (min(elapsed, again), min(cpu, againCPU))
                 }
+                if elapsed > Self.budgetNanoseconds && cpu <= Self.budgetNanoseconds { waited += 1 }
                 calls += 1
                 maxCPU = max(maxCPU, cpu)
                 if elapsed > Self.budgetNanoseconds && cpu > Self.budgetNanoseconds {
@@ -182,8 +187,8 @@ import Testing
             }
         }
         print("RegexTimeBound: \(sample.count) entries (\(refused) refused by PCRE2), \(calls) calls, "
-              + "\(cutShort) cut short, \(retried) retried, \(overBudget) over 10 ms (\(waited) more over 10 ms of wall time "
-              + "twice but under 10 ms of CPU time); max CPU time \(Double(maxCPU) / 1e6) ms; slowest "
+              + "\(cutShort) cut short, \(retried) reruns, \(overBudget) over budget (\(waited) more over budget in wall time "
+              + "on every run but not in CPU time); max CPU time \(Double(maxCPU) / 1e6) ms; slowest "
               + "\(Double(slowest.nanoseconds) / 1e6) ms (entry \(slowest.index), \(slowest.length) bytes)")
         #expect(calls >= 100)
         #expect(overBudget == 0)
