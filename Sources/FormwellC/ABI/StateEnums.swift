@@ -92,27 +92,6 @@ extension fw_phase {
 }
 
 extension fw_validity {
-    init(_ validity: Validity) {
-        switch validity {
-        case .empty: self = .FW_VALIDITY_EMPTY
-        case .valid: self = .FW_VALIDITY_VALID
-        case .invalid: self = .FW_VALIDITY_INVALID
-        case .pending: self = .FW_VALIDITY_PENDING
-        }
-    }
-}
-
-extension fw_display {
-    init(_ display: DisplayState) {
-        switch display {
-        case .none: self = .FW_DISPLAY_NONE
-        case .valid: self = .FW_DISPLAY_VALID
-        case .error: self = .FW_DISPLAY_ERROR
-        }
-    }
-}
-
-extension fw_validity {
     init(_ kind: StateSummary.ValidityKind) {
         switch kind {
         case .empty: self = .FW_VALIDITY_EMPTY
