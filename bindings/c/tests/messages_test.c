@@ -788,28 +788,26 @@ static void rule_codes(void) {
     CHECK_OK(fw_form_rule_params(form, 0, 0, buf, sizeof buf, &length));
     CHECK_STR(buf, "{}");
     CHECK(length == 2);
-    CHECK_OK(fw_form_rule_code(form, 0, 1, buf, sizeof buf, NULL));
-    CHECK_STR(buf, "min_length");
-    CHECK_OK(fw_form_rule_params(form, 0, 1, buf, sizeof buf, NULL));
-    CHECK_STR(buf, "{\"length\":3,\"unit\":\"graphemes\"}");
-    CHECK_OK(fw_form_rule_code(form, 0, 2, buf, sizeof buf, NULL));
-    CHECK_STR(buf, "regex");
-    CHECK_OK(fw_form_rule_params(form, 0, 2, buf, sizeof buf, NULL));
-    CHECK_STR(buf, "{\"pattern\":\"^[a-z]+$\"}");
-    CHECK_OK(fw_form_rule_code(form, 1, 0, buf, sizeof buf, NULL));
-    CHECK_STR(buf, "email");
-    CHECK_OK(fw_form_rule_params(form, 1, 0, buf, sizeof buf, NULL));
-    CHECK_STR(buf, "{}");
-    CHECK_OK(fw_form_rule_code(form, 4, 0, buf, sizeof buf, NULL));
-    CHECK_STR(buf, "one_of");
-    CHECK_OK(fw_form_rule_params(form, 4, 0, buf, sizeof buf, NULL));
-    CHECK_STR(buf, "{\"values\":[\"S\",\"M\"]}");
-    CHECK_OK(fw_form_rule_code(form, 4, 1, buf, sizeof buf, NULL));
-    CHECK_STR(buf, "decimal");
-    CHECK_OK(fw_form_rule_params(form, 4, 1, buf, sizeof buf, NULL));
-    CHECK_STR(buf, "{\"min\":\"0.5\"}"); /* decimal bounds as strings */
-    CHECK_OK(fw_form_rule_params(form, 4, 2, buf, sizeof buf, NULL));
-    CHECK_STR(buf, "{\"length\":4,\"unit\":\"bytes\"}");
+    {
+        /* field, rule, code (NULL: not checked), parameters; decimal bounds are strings. */
+        static const struct { size_t field, rule; const char *code, *params; } rules[] = {
+            {0, 1, "min_length", "{\"length\":3,\"unit\":\"graphemes\"}"},
+            {0, 2, "regex", "{\"pattern\":\"^[a-z]+$\"}"},
+            {1, 0, "email", "{}"},
+            {4, 0, "one_of", "{\"values\":[\"S\",\"M\"]}"},
+            {4, 1, "decimal", "{\"min\":\"0.5\"}"},
+            {4, 2, NULL, "{\"length\":4,\"unit\":\"bytes\"}"},
+        };
+        size_t k;
+        for (k = 0; k < sizeof rules / sizeof rules[0]; k++) {
+            if (rules[k].code) {
+                CHECK_OK(fw_form_rule_code(form, rules[k].field, rules[k].rule, buf, sizeof buf, NULL));
+                CHECK_STR(buf, rules[k].code);
+            }
+            CHECK_OK(fw_form_rule_params(form, rules[k].field, rules[k].rule, buf, sizeof buf, NULL));
+            CHECK_STR(buf, rules[k].params);
+        }
+    }
     /* Buffers: a size query, too small (a prefix), NULL with a size. */
     length = 0;
     CHECK_OK(fw_form_rule_params(form, 0, 1, NULL, 0, &length));
