@@ -266,14 +266,15 @@ extension Field {
     }
 
     /// The rules as a buffer, borrowed in place (a mutating method, so a field reached through a
-    /// pointer is not copied first; nothing is changed).
-    mutating func withRules<R>(
-        _ body: (UnsafeBufferPointer<CompiledRule>) throws(FormError) -> R
-    ) throws(FormError) -> R {
+    /// pointer is not copied first, nor its rules array retained around the call; nothing is
+    /// changed). Throwing or not, as `body` is.
+    mutating func withRules<R, E: Error>(
+        _ body: (UnsafeBufferPointer<CompiledRule>) throws(E) -> R
+    ) throws(E) -> R {
         // No rules: the empty array's shared storage is never unique, so a mutable borrow would
         // allocate a copy on every keystroke.
         guard !rules.isEmpty else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
-        return try rules.withUnsafeMutableBufferPointer { (rules) throws(FormError) -> R in
+        return try rules.withUnsafeMutableBufferPointer { (rules) throws(E) -> R in
             try body(UnsafeBufferPointer(rules))
         }
     }

@@ -271,7 +271,7 @@ extension Field {
         case .none, .external, .required, .patternLimit:
             ref.fixedCode.withUTF8Buffer { code in noParameters.withUTF8Buffer { params in body(code, params) } }
         case .rule(let index):
-            field.pointee.readRulesInPlace { rules in
+            field.pointee.withRules { rules in
                 guard rules.indices.contains(index) else { return }
                 withUTF8(rules[index].code) { code in withUTF8(rules[index].params) { params in body(code, params) } }
             }
@@ -290,7 +290,7 @@ extension Field {
         case .none: return body(UnsafeBufferPointer(start: nil, count: 0))
         case .outcome where !field.pointee.limitExceeded && field.pointee.asyncStatus.isEmpty:
             guard let index = field.pointee.failingRule else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
-            return field.pointee.readRulesInPlace { rules in
+            return field.pointee.withRules { rules in
                 rules.indices.contains(index) ? withUTF8(rules[index].hint, body) : body(UnsafeBufferPointer(start: nil, count: 0))
             }
         default: return withUTF8(field.pointee.hint(from: source), body)
@@ -325,15 +325,6 @@ extension Field {
     mutating func liveViewInPlace(strict: Bool) -> LiveView { liveView(strict: strict) }
     mutating func failureInPlace(from source: MessageSource) -> (code: String, params: String) { failure(from: source) }
     mutating func failureRefInPlace(from source: MessageSource) -> FailureRef { failureRef(from: source) }
-
-    /// The rules as a buffer for `body`, borrowed in place: a mutating borrow, because a read-only
-    /// one through a pointer retained and released the array around the call (the body could have
-    /// changed the field). Nothing is changed.
-    mutating func readRulesInPlace<R>(_ body: (UnsafeBufferPointer<CompiledRule>) -> R) -> R {
-        // The empty array's shared storage is never unique: a mutable borrow would copy it.
-        guard !rules.isEmpty else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
-        return rules.withUnsafeMutableBufferPointer { body(UnsafeBufferPointer($0)) }
-    }
 
     /// Calls `body` with the UTF-8 of the field's name (its label, else its id), in place.
     static func withName<R>(of field: UnsafeMutablePointer<Field>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
