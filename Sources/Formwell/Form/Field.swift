@@ -196,10 +196,7 @@ struct Field: Sendable {
         dirty = Field.differs(initialValue, from: bytes)
     }
 
-    /// Whether `bytes` differ from the initial value (what `dirty` records).
-    func differsFromInitial(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { Field.differs(initialValue, from: bytes) }
-
-    /// Whether `bytes` differ from `initial`'s UTF-8.
+    /// Whether `bytes` differ from `initial`'s UTF-8 (what `dirty` records against the initial value).
     static func differs(_ initial: String, from bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard initial.utf8.count == bytes.count else { return true }
         let same = initial.utf8.withContiguousStorageIfAvailable { FieldValue.sameBytes($0, bytes) }
