@@ -92,6 +92,5 @@ import Formwell
         }
         try CStringOutput.write(message ?? "", to: buf, capacity: buf_size, length: out_length)
     }
-    if status != .FW_OK && status != .FW_ERR_BUFFER_TOO_SMALL { CStringOutput.clear(buf, capacity: buf_size) }
-    return status
+    return clearedOnFailure(status, buf, buf_size)
 }

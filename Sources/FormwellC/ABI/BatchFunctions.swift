@@ -60,8 +60,7 @@ import Formwell
         }
         try CStringOutput.write(message ?? "", to: buf, capacity: buf_size, length: out_length)
     }
-    if status != .FW_OK && status != .FW_ERR_BUFFER_TOO_SMALL { CStringOutput.clear(buf, capacity: buf_size) }
-    return status
+    return clearedOnFailure(status, buf, buf_size)
 }
 
 /// The message rule rule_index of the field at field_index shows when it fails: the message given
@@ -80,8 +79,7 @@ import Formwell
         }
         try CStringOutput.write(message, to: buf, capacity: buf_size, length: out_length)
     }
-    if status != .FW_OK && status != .FW_ERR_BUFFER_TOO_SMALL { CStringOutput.clear(buf, capacity: buf_size) }
-    return status
+    return clearedOnFailure(status, buf, buf_size)
 }
 
 /// The outputs a batch result gives beyond the arrays the engine wrote itself: the cell flags and

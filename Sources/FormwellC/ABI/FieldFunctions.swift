@@ -157,6 +157,5 @@ private func fieldString(
             if let failure { throw failure }
         }
     }
-    if status != .FW_OK && status != .FW_ERR_BUFFER_TOO_SMALL { CStringOutput.clear(buf, capacity: buf_size) }
-    return status
+    return clearedOnFailure(status, buf, buf_size)
 }

@@ -216,6 +216,11 @@ func copyOut(
     let status = abiCall { () throws(ABIFailure) in
         try CStringOutput.write(try produce(), to: buf, capacity: buf_size, length: out_length)
     }
+    return clearedOnFailure(status, buf, buf_size)
+}
+
+/// The buffer style's rule for a call that failed other than by a short buffer: buf holds "".
+func clearedOnFailure(_ status: fw_status, _ buf: UnsafeMutablePointer<CChar>?, _ buf_size: UInt) -> fw_status {
     if status != .FW_OK && status != .FW_ERR_BUFFER_TOO_SMALL { CStringOutput.clear(buf, capacity: buf_size) }
     return status
 }

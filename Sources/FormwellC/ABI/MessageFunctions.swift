@@ -31,8 +31,7 @@ import Formwell
         let tag = try withFormPointer(form) { (form: UnsafeMutablePointer<Form>) throws(ABIFailure) in form.pointee.locale }
         try CStringOutput.write(tag, to: buf, capacity: buf_size, length: out_length)
     }
-    if status != .FW_OK && status != .FW_ERR_BUFFER_TOO_SMALL { CStringOutput.clear(buf, capacity: buf_size) }
-    return status
+    return clearedOnFailure(status, buf, buf_size)
 }
 
 /// Copies the tags of every available catalogue, as a JSON array of strings sorted
@@ -63,8 +62,7 @@ import Formwell
         }
         try CStringOutput.write(catalog.json, to: buf, capacity: buf_size, length: out_length)
     }
-    if status != .FW_OK && status != .FW_ERR_BUFFER_TOO_SMALL { CStringOutput.clear(buf, capacity: buf_size) }
-    return status
+    return clearedOnFailure(status, buf, buf_size)
 }
 
 /// Adds (or replaces) a message catalogue for the whole process from its JSON text, in the format
@@ -172,6 +170,5 @@ private func ruleFailure(
         }
         try CStringOutput.write(part(failure), to: buf, capacity: buf_size, length: out_length)
     }
-    if status != .FW_OK && status != .FW_ERR_BUFFER_TOO_SMALL { CStringOutput.clear(buf, capacity: buf_size) }
-    return status
+    return clearedOnFailure(status, buf, buf_size)
 }
