@@ -149,6 +149,10 @@ def take(now, size=0, buf=3, handle=0): return op(31, now, size, buf, handle=han
 def resolve(choice=0, verdict=0, msg=0, handle=0): return op(32, choice, verdict, msg, handle=handle)
 def submit(g=1, handle=0): return op(33, g, handle=handle)    # g % 4 == 0: a group (idPool[g >> 2]); 0xFF: NULL out
 def next_due(nulls=0, handle=0): return op(34, nulls, handle=handle)  # nulls % 8: 1 NULL due, 2 NULL scheduled
+# Opcode 35: the time bound. Even choice byte: fw_form_set_time_limit(int32 % 20001 µs); odd: fw_form_time_limit
+# read back (0xFF: NULL out).
+def set_time_limit(micros, handle=0): return bytes([35, handle, 0]) + struct.pack("<I", micros)
+def read_time_limit(choice=1, handle=0): return op(35, choice, handle=handle)
 def index_event(kind, fid=0, rand_index=None, value=None, handle=0):
     # kind: 0 focus_at, 1 blur_at, 2 set_value_at, 3 touch_at; rand_index: a pickIndex byte instead of the looked-up index
     lookup = kind | (0x30 if rand_index is not None else 0)
@@ -257,6 +261,11 @@ def call_sequences():
                                        take(80, 0, 1), take(80, 5), custom(0, 2), set_value(1, 2), blur(2), set_value(11, 0),
                                        submit(), take(90), resolve(0, 2), next_due(), tick(5), next_due(), FREE],
                                       b"\x07\x00\x07\x01")))
+    # 22-: the time bound on matches (a catastrophic pattern cut short by time, not steps).
+    seeds.append(("timelimit", sequence([CREATE, add_field(0), regex(1), read_time_limit(), set_time_limit(0), read_time_limit(),
+                                           set_time_limit(200), read_time_limit(), set_value(10), snap(0), set_time_limit(20000),
+                                           set_value(13), query(4), set_time_limit(5000), read_time_limit(0xFF),
+                                           read_time_limit(handle=7), set_time_limit(1, handle=6), FREE])))
     return seeds
 
 

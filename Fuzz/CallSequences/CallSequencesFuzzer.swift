@@ -22,6 +22,9 @@
 // out must carry the field's current value; resolving a request handed out and not yet resolved must
 // succeed, resolving it again must be FW_ERR_REQUEST_CLOSED, id 0 FW_ERR_UNKNOWN_REQUEST; a too-small
 // buffer hands nothing out; the form's clock (fw_form_info.now_ms) follows the model's.
+// 35 covers the regex time bound (issue 14): fw_form_set_time_limit (0 refused; 1 µs to 20 ms, so a
+// catastrophic pattern is cut short after anything from at once to four times the default) and
+// fw_form_time_limit read back (NULL out-parameter refused), against the model's last value set.
 import FormwellC
 #if canImport(Glibc)
 import Glibc
@@ -223,6 +226,8 @@ private struct FormModel {
     var focused: Int? = nil
     var contextIndices: [Int] = []
     var limits = defaultLimits
+    /// fw_form_set_time_limit's last value (µs); the documented default is 5,000.
+    var timeLimit: UInt32 = 5_000
     /// Requests handed out (fw_form_next_request) and not yet resolved, and those resolved.
     var handed: [UInt64] = []
     var resolved: Set<UInt64> = []
@@ -320,7 +325,7 @@ private struct Session {
     // MARK: One step
 
     mutating func step() {
-        let op = reader.byte() % 35
+        let op = reader.byte() % 36
         let (handle, index) = pickHandle()
         let reread = checkThisStep()
         var before: FormSnapshot? = nil
@@ -1136,6 +1141,28 @@ private struct Session {
                     if scheduled { check(pending > 0, "\(name): a request is scheduled, yet no field is pending") }
                 }
             }
+        case 35:  // the time bound on matches: fw_form_set_time_limit, or fw_form_time_limit read back
+            let choice = reader.byte()
+            if choice & 1 == 0 {
+                let micros = UInt32(bitPattern: reader.int32()) % 20_001
+                name = "fw_form_set_time_limit(\(micros))"
+                needHandle()
+                if micros == 0 { refused.insert(.FW_ERR_INVALID_ARGUMENT); mustFail = true }
+                allowed.insert(.FW_ERR_CALLBACK)
+                status = fw_form_set_time_limit(handle, micros)
+                apply = { $0.timeLimit = micros }
+            } else {
+                let nullOut = choice == 0xFF
+                name = "fw_form_time_limit"
+                needHandle()
+                if nullOut { refused.insert(.FW_ERR_NULL_ARGUMENT); mustFail = true }
+                var micros: UInt32 = 0xDEAD_BEEF
+                status = nullOut ? fw_form_time_limit(handle, nil) : fw_form_time_limit(handle, &micros)
+                readOnly = true
+                if status == .FW_OK, let index {
+                    check(micros == forms[index].timeLimit, "\(name): reads \(micros), last set \(forms[index].timeLimit)")
+                }
+            }
         default:  // 28: fw_form_field_index, then an event naming the field by index
             let id = pickID(index)
             let lookupByte = reader.byte()
@@ -1257,6 +1284,9 @@ private struct Session {
         var limits: [UInt32] = [0, 0, 0]
         let status = limits.withUnsafeMutableBufferPointer { fw_form_match_limits(model.handle, $0.baseAddress, $0.baseAddress! + 1, $0.baseAddress! + 2) }
         check(status == .FW_OK && limits == model.limits, "fw_form_match_limits: \(status.rawValue), \(limits), model \(model.limits)")
+        var micros: UInt32 = 0
+        let timeStatus = fw_form_time_limit(model.handle, &micros)
+        check(timeStatus == .FW_OK && micros == model.timeLimit, "fw_form_time_limit: \(timeStatus.rawValue), \(micros), model \(model.timeLimit)")
     }
 }
 
