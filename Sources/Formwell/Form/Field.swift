@@ -63,7 +63,9 @@ struct Field: Sendable {
     /// for now, as the last evaluation found (Rules/CompiledRule.swift).
     var conditionalRequirement: Int?
     /// The rule that makes the field required now, if any, and its message.
+    @inline(__always)
     var requiredRule: Int? { conditionalRequirement ?? alwaysRequiredRule }
+    @inline(__always)
     var requiredMessage: String? {
         guard let index = conditionalRequirement else { return alwaysRequiredMessage }
         return rules.indices.contains(index) ? rules[index].failure : catalog.requiredMessage

@@ -485,7 +485,7 @@ public struct Form: Sendable {
                     Field.withUTF8(shown.message) { message in
                         Field.withUTF8(shown.displayMessage) { displayMessage in
                             Field.withUTF8(shown.hint) { hint in
-                                Form.readTexts(of: field, summary, message, displayMessage, hint, shown.moreErrors,
+                                Form.readTexts(of: field, summary, message, displayMessage, hint,
                                                StateFailures(field: field, kept: kept), body)
                             }
                         }
@@ -503,8 +503,7 @@ public struct Form: Sendable {
             Field.withMessage(of: field, view.source) { message in
                 Field.withMessage(of: field, view.shownSource) { displayMessage in
                     Field.withHint(of: field, view.display == .error ? view.shownSource : .none) { hint in
-                        Form.readTexts(of: field, summary, message, displayMessage, hint,
-                                       moreCount > 0 ? field.pointee.moreFailures : [], failures, body)
+                        Form.readTexts(of: field, summary, message, displayMessage, hint, failures, body)
                     }
                 }
             }
@@ -561,7 +560,7 @@ public struct Form: Sendable {
     /// Hands `body` the summary and every text, the name, initial value and value borrowed in place.
     private static func readTexts(
         of field: UnsafeMutablePointer<Field>, _ summary: StateSummary, _ message: UnsafeBufferPointer<UInt8>,
-        _ displayMessage: UnsafeBufferPointer<UInt8>, _ hint: UnsafeBufferPointer<UInt8>, _ moreErrors: [String],
+        _ displayMessage: UnsafeBufferPointer<UInt8>, _ hint: UnsafeBufferPointer<UInt8>,
         _ failures: StateFailures, _ body: (StateSummary, StateTexts) -> Void
     ) {
         Field.withName(of: field) { name in
@@ -570,7 +569,7 @@ public struct Form: Sendable {
                     field.pointee.withShownBytes { value in
                         body(summary, StateTexts(message: message, displayMessage: displayMessage, value: value,
                                                  normalized: normalized, name: name, initial: initial, hint: hint,
-                                                 moreErrors: moreErrors, failures: failures))
+                                                 failures: failures))
                     }
                 }
             }

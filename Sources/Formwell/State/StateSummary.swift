@@ -38,10 +38,12 @@ public struct StateTexts {
     public let name: UnsafeBufferPointer<UInt8>
     public let initial: UnsafeBufferPointer<UInt8>
     public let hint: UnsafeBufferPointer<UInt8>
-    /// The validity's messages after `message` (error mode `all`).
-    public let moreErrors: [String]
     /// The failure codes and parameters of `message` and `displayMessage`, read only when asked.
     public let failures: StateFailures
+
+    /// The validity's messages after `message` (error mode `all`), read only when asked: carried
+    /// as an array, it was retained and released on every read of a field.
+    public var moreErrors: [String] { failures.moreMessages }
 }
 
 /// The failure codes and parameters (JSON objects) of a state read, borrowed in place when asked
@@ -85,6 +87,12 @@ public struct StateFailures {
 
     /// The displayed message's failure is the validity's own (a live view whose two sources agree).
     public var displaysValidity: Bool { kept == nil && source == shownSource }
+
+    /// The messages after the first (error mode `all`).
+    public var moreMessages: [String] {
+        if let kept { return kept.pointee.moreErrors }
+        return carriesMore ? field.pointee.moreFailures : []
+    }
 
     /// The codes of the messages after the first (error mode `all`).
     public var moreCodes: [String] {

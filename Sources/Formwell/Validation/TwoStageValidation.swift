@@ -47,6 +47,7 @@ extension Field {
 
     /// The verdict a view sees: the synchronous rules' unless they all pass on a non-empty value;
     /// then pending while an asynchronous rule waits, else the first asynchronous failure, else valid.
+    @inline(__always)
     var verdict: Validity {
         // (Case patterns, not `==`: comparing with `==` copied the stored verdict, a retain.)
         guard case .valid = outcome, !asyncStatus.isEmpty else { return outcome }
@@ -63,6 +64,7 @@ extension Field {
 
     /// Index of the rule the verdict's failure comes from: asynchronous rules are numbered after the
     /// synchronous ones.
+    @inline(__always)
     var verdictRule: Int? {
         guard case .valid = outcome, !asyncStatus.isEmpty else { return failingRule }
         for (index, status) in asyncStatus.enumerated() {
@@ -74,6 +76,7 @@ extension Field {
         return nil
     }
 
+    @inline(__always)
     var outcomeKind: StateSummary.ValidityKind {
         // Read without making the verdict (a copy of its message) unless asynchronous rules decide it.
         switch outcome {
@@ -104,6 +107,7 @@ extension Field {
     }
 
     /// The accessibility hint of a failure from `source`.
+    @inline(__always)
     func hint(from source: MessageSource) -> String {
         switch source {
         case .none: return ""
@@ -139,6 +143,7 @@ extension Field {
         }
     }
 
+    @inline(__always)
     func failureRef(from source: MessageSource) -> FailureRef {
         switch source {
         case .none: return .none
@@ -160,6 +165,7 @@ extension Field {
 
     /// The code and parameters (JSON object) of the failure whose message `source` names:
     /// ("", "{}") for none.
+    @inline(__always)
     func failure(from source: MessageSource) -> (code: String, params: String) {
         let ref = failureRef(from: source)
         switch ref {
@@ -195,6 +201,7 @@ extension Field {
     /// The live view: seeds 01–03's rules on the stored verdict, in the lenient stage while focused
     /// unless `strict` (every mode but two-stage judges strictly while focused). An external error
     /// stands in for the verdict, on an empty value too.
+    @inline(__always)
     func liveView(strict: Bool) -> LiveView {
         let external = externalError != nil
         let isEmpty = value.isEmpty && !external
@@ -252,8 +259,8 @@ extension Field {
         case .required: return withUTF8(field.pointee.requiredMessage, body)
         case .external: return withUTF8(field.pointee.externalError, body)
         case .outcome:
-            if field.pointee.asyncStatus.isEmpty, case .invalid(let message) = field.pointee.outcome {
-                return withUTF8(message, body)
+            if field.pointee.asyncStatus.isEmpty, let result = field.pointee.outcome.withInvalidMessage(body) {
+                return result
             }
             return withUTF8(field.pointee.verdict.message, body)
         }
@@ -322,8 +329,10 @@ extension Field {
     mutating func followsChangesInPlace(in formMode: ValidationMode) -> Bool { followsChanges(in: formMode) }
     mutating func trackedInPlace(in formMode: ValidationMode) -> Tracked { tracked(in: formMode) }
     mutating func showsLiveInPlace(in formMode: ValidationMode) -> (live: Bool, strict: Bool) { showsLive(in: formMode) }
+    @inline(__always)
     mutating func liveViewInPlace(strict: Bool) -> LiveView { liveView(strict: strict) }
     mutating func failureInPlace(from source: MessageSource) -> (code: String, params: String) { failure(from: source) }
+    @inline(__always)
     mutating func failureRefInPlace(from source: MessageSource) -> FailureRef { failureRef(from: source) }
 
     /// Calls `body` with the UTF-8 of the field's name (its label, else its id), in place.

@@ -237,7 +237,8 @@ enum SnapshotWriter {
                 out.pointee.label = texts.append(strings.name)
                 out.pointee.initial = texts.append(strings.initial)
                 out.pointee.hint = texts.append(strings.hint)
-                let (errors, errorsSize) = texts.appendList(message, strings.moreErrors, count: state.errorCount)
+                let (errors, errorsSize) = texts.appendList(message, state.errorCount > 1 ? strings.moreErrors : [],
+                                                            count: state.errorCount)
                 out.pointee.errors_size = errorsSize
                 out.pointee.errors = errors
             }

@@ -330,6 +330,20 @@ static void error_mode_all(void) {
     CHECK_OK(fw_field_set_value(form, "u", "AB1"));
     CHECK_OK(fw_form_set_error_mode(form, FW_ERRORS_FIRST));
     CHECK(errors_are(look(form, "u", &v), both, 1));
+    /* A kept copy (on_blur) shows every message of "all", and their codes, until the next blur. */
+    CHECK_OK(fw_form_set_error_mode(form, FW_ERRORS_ALL));
+    CHECK_OK(fw_field_set_mode(form, "u", FW_MODE_ON_BLUR));
+    CHECK_OK(fw_field_blur(form, "u"));
+    s = look(form, "u", &v);
+    CHECK(s->validity == FW_VALIDITY_INVALID && s->failing_rule == 1 && errors_are(s, both, 2));
+    CHECK(s->error_codes_size == 11 + 6 && memcmp(s->error_codes, "min_length\0regex\0", 18) == 0);
+    CHECK_OK(fw_field_focus(form, "u"));
+    CHECK_OK(fw_field_set_value(form, "u", "abcdef")); /* valid now: the copy still shows both */
+    s = look(form, "u", &v);
+    CHECK(s->validity == FW_VALIDITY_INVALID && errors_are(s, both, 2) && s->error_codes_size == 11 + 6);
+    CHECK_OK(fw_field_blur(form, "u"));
+    s = look(form, "u", &v);
+    CHECK(s->validity == FW_VALIDITY_VALID && s->error_count == 0 && s->errors_size == 0 && s->error_codes_size == 0);
     CHECK_OK(fw_form_free(form));
 }
 
