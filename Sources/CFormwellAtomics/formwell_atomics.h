@@ -16,9 +16,12 @@ static inline void formwell_store_release_u64(uint64_t *word, uint64_t value) {
 
 /* This thread's Formwell state (ThreadState), cached in a thread-local variable: every call reads
    it, and this is one TLS load where pthread_getspecific (still the owner, for its destructor) is a
-   call plus Swift's lazy-global check of the key. The destructor clears it before freeing. */
+   call plus Swift's lazy-global check of the key. The destructor clears it before freeing.
+   Initial-exec: one load from the thread pointer, where the shared library's default model called
+   __tls_get_addr on every read (twice per ABI call). It takes 8 bytes of the static TLS surplus
+   glibc keeps for libraries loaded with dlopen (ctypes, LuaJIT's ffi.load). */
 static inline void **formwell_thread_state_slot(void) {
-    static __thread void *state;
+    static __thread void *state __attribute__((tls_model("initial-exec")));
     return &state;
 }
 
