@@ -170,6 +170,38 @@ import Testing
         }
     }
 
+    @Test("ValidUTF8 agrees with Swift's decoder with a bad or multi-byte sequence at every position of 0-40 bytes")
+    func validUTF8EveryPosition() {
+        // Swift's own parser: the offset of its first error, nil when none.
+        func reference(_ bytes: [UInt8]) -> Int? {
+            var parser = Unicode.UTF8.ForwardParser()
+            var iterator = bytes.makeIterator()
+            var offset = 0
+            while true {
+                switch parser.parseScalar(from: &iterator) {
+                case .valid(let scalar): offset += scalar.count
+                case .error: return offset
+                case .emptyInput: return nil
+                }
+            }
+        }
+        let inserts: [[UInt8]] = [[0xFF], [0xC3, 0xA9], [0xE2, 0x82], [0xF0, 0x9F, 0x98, 0x80], [0x80], [0xED, 0xA0, 0x80]]
+        var checked = 0
+        for length in 0...40 {
+            for position in 0...length {
+                for insert in inserts {
+                    var input = Array(repeating: UInt8(ascii: "a"), count: length)
+                    input.insert(contentsOf: insert, at: position)
+                    input.withUnsafeBufferPointer { buffer in
+                        #expect(ValidUTF8.firstInvalidOffset(buffer) == reference(input), "\(input)")
+                    }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == 5_166)  // (1 + 2 + ... + 41) positions, 6 sequences each
+    }
+
     @Test("lengths counted from ASCII bytes equal String.count, CR LF counting once")
     func asciiCharacterCount() throws {
         for text in ["", "a", "abc", "a\r\nb", "\r\n\r\n", "\r\r\n", "\n\r", "tab\there", "x\r", "日本", "e\u{301}", "a\r\né"] {

@@ -16,6 +16,19 @@ public struct ValidUTF8 {
         guard let base = bytes.baseAddress else { return nil }
         let count = bytes.count
         var index = 0
+        // All ASCII (most values typed into a form): whole words, the last one overlapping the one
+        // before, so no byte is checked on its own. Else the loop below starts at the first word
+        // that is not ASCII (every byte before it is a whole character).
+        if count >= 8 {
+            let ascii: UInt64 = 0x8080_8080_8080_8080
+            while index + 8 <= count, UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & ascii == 0 {
+                index += 8
+            }
+            if index == count { return nil }
+            if index + 8 > count, UnsafeRawPointer(base + (count - 8)).loadUnaligned(as: UInt64.self) & ascii == 0 {
+                return nil
+            }
+        }
         while index < count {
             if index + 8 <= count {
                 let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
