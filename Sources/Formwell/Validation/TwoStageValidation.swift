@@ -201,6 +201,9 @@ extension Field {
     /// The live view: seeds 01–03's rules on the stored verdict, in the lenient stage while focused
     /// unless `strict` (every mode but two-stage judges strictly while focused). An external error
     /// stands in for the verdict, on an empty value too.
+    /// Always inlined, as are `hint(from:)`, `failureRef(from:)`, `failure(from:)` and the computed
+    /// properties they read: the snapshot reader calls them on a field borrowed through a pointer,
+    /// and a call that was not inlined made the compiler copy the whole field (424 bytes) first.
     @inline(__always)
     func liveView(strict: Bool) -> LiveView {
         let external = externalError != nil
