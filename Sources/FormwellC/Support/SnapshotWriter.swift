@@ -80,8 +80,8 @@ enum SnapshotWriter {
         ) -> (UnsafePointer<CChar>?, Int) {
             // No text (a field that is not invalid): the list is its final NUL.
             if count <= 0 { return (append(UnsafeBufferPointer(start: nil, count: 0)), 0) }
-            let extra = count > 0 ? min(count &- 1, more.count) : 0
-            var size = count > 0 ? first.count &+ 1 : 0
+            let extra = min(count &- 1, more.count)
+            var size = first.count &+ 1
             for index in 0..<extra { size &+= more[index].utf8.count &+ 1 }
             needed &+= size &+ 1
             guard let base, !overflowed, size < capacity &- used else {
@@ -89,11 +89,8 @@ enum SnapshotWriter {
                 return (nil, size)
             }
             let start = base + used
-            var at = 0
-            if count > 0 {
-                at = SnapshotWriter.copy(first, to: start)
-                for index in 0..<extra { at = SnapshotWriter.copy(more[index], to: start + at) &+ at }
-            }
+            var at = SnapshotWriter.copy(first, to: start)
+            for index in 0..<extra { at = SnapshotWriter.copy(more[index], to: start + at) &+ at }
             start[at] = 0
             used &+= size &+ 1
             return (UnsafePointer(start), size)
