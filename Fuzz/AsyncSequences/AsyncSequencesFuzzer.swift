@@ -245,6 +245,7 @@ public func formwellAsyncSequencesFuzz(_ data: UnsafePointer<UInt8>?, _ size: In
     var m = Model()
     var form: OpaquePointer? = nil
     check(fw_form_create(&form) == .FW_OK, "fw_form_create failed")
+    shortenTimeLimit(form)
 
     // The form: 1-3 fields, each with synchronous rules and one or two asynchronous rules.
     let fieldCount = 1 + Int(reader.byte() % 3)

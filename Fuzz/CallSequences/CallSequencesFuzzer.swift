@@ -226,8 +226,9 @@ private struct FormModel {
     var focused: Int? = nil
     var contextIndices: [Int] = []
     var limits = defaultLimits
-    /// fw_form_set_time_limit's last value (µs); the documented default is 5,000.
-    var timeLimit: UInt32 = 5_000
+    /// fw_form_set_time_limit's last value (µs): `fuzzTimeLimit`, set at creation (after checking the
+    /// documented default, 5,000).
+    var timeLimit: UInt32 = fuzzTimeLimit
     /// Requests handed out (fw_form_next_request) and not yet resolved, and those resolved.
     var handed: [UInt64] = []
     var resolved: Set<UInt64> = []
@@ -418,6 +419,7 @@ private struct Session {
             if nullOut { check(status == .FW_ERR_NULL_ARGUMENT, "fw_form_create(NULL) gave \(status.rawValue)"); return }
             check(status == .FW_OK && form != nil, "fw_form_create failed with \(status.rawValue)")
             check(!forms.contains { $0.handle == form } && !dead.contains(form), "fw_form_create reused a handle")
+            shortenTimeLimit(form)
             forms.append(FormModel(handle: form))
             check(snapshot(form) == FormSnapshot(fields: [], isValid: true, firstInvalid: []), "new form not empty")
             return

@@ -56,6 +56,7 @@ struct FormPlan {
     func build() -> OpaquePointer? {
         var form: OpaquePointer? = nil
         check(fw_form_create(&form) == .FW_OK, "fw_form_create failed")
+        shortenTimeLimit(form)
         if registration {
             check(fw_form_load_spec(form, registrationSpec) == .FW_OK, "the registration spec does not load")
         } else {

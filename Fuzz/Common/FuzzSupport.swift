@@ -148,6 +148,21 @@ func checkKnown(_ status: fw_status, _ what: @autoclosure () -> String) {
     check((0...highestStatus).contains(status.rawValue), "\(what()) returned unknown status \(status.rawValue)")
 }
 
+/// The regex time limit (µs) the harnesses give every form they create, instead of the default 5,000.
+/// A catastrophic pattern runs phase 1 of a match to its step limit, then phase 2 until the deadline
+/// (`TimeBound`): with 5 ms that was about 3 ms of phase 2 per such match, most of CallSequences',
+/// BatchColumns' and ArrowStructs' time. With 100 µs phase 2 gets about 60 µs; phase 1 (bounded by
+/// steps, not time) and the deadline path still run for every such input, and CallSequences' opcode
+/// 35 still sets any limit.
+let fuzzTimeLimit: UInt32 = 100
+
+/// Checks a new form's time limit is the documented default, then sets `fuzzTimeLimit`.
+func shortenTimeLimit(_ form: OpaquePointer?) {
+    var micros: UInt32 = 0
+    check(fw_form_time_limit(form, &micros) == .FW_OK && micros == 5_000, "a new form's time limit is \(micros) µs, not 5,000")
+    check(fw_form_set_time_limit(form, fuzzTimeLimit) == .FW_OK, "fw_form_set_time_limit(\(fuzzTimeLimit)) failed")
+}
+
 /// After every call: the thread's last error reflects that call exactly.
 func checkLastError(_ status: fw_status, _ what: @autoclosure () -> String) {
     checkKnown(status, what())

@@ -78,6 +78,7 @@ private func newForm() -> OpaquePointer? {
     let status = fw_form_create(&form)
     checkLastError(status, "fw_form_create")
     check(status == .FW_OK && form != nil, "fw_form_create failed")
+    shortenTimeLimit(form)
     return form
 }
 

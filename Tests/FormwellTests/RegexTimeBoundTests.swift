@@ -316,4 +316,31 @@ import Testing
         #expect(throws: FormError.self) { try form.setMatchLimits(limits) }
         #expect(form.matchLimits.timeLimitMicroseconds == 60_000_000)
     }
+
+    @Test("forms with the same limits share one match context; a full cache is emptied, forms keep theirs")
+    func sharedMatchContexts() throws {
+        var first = Form(), second = Form()
+        try first.addField("p", rules: [.regex("^a+$")])
+        var limits = MatchLimits.default
+        limits.timeLimitMicroseconds = 4_321
+        try first.setMatchLimits(limits)
+        try second.setMatchLimits(limits)
+        #expect(first.matchContext === second.matchContext)
+        #expect(first.matchContext !== MatchContext.default)
+        try second.setMatchLimits(.default)
+        #expect(second.matchContext === MatchContext.default)
+        // More distinct limits than the cache holds: it is emptied on the way, never grows past its
+        // capacity, and the first form keeps its own context and limits.
+        for micros in 1...UInt32(MatchContext.sharedCapacity + 3) {
+            limits.timeLimitMicroseconds = 10_000 + micros
+            try second.setMatchLimits(limits)
+            #expect(second.matchLimits.timeLimitMicroseconds == 10_000 + micros)
+            #expect(MatchContext.sharedCount <= MatchContext.sharedCapacity)
+        }
+        #expect(first.matchLimits.timeLimitMicroseconds == 4_321)
+        try first.setValue("aaa", for: "p")
+        #expect(try first.state(of: "p").validity == .valid)
+        try first.setValue("aab", for: "p")
+        #expect(try first.state(of: "p").validity == .invalid("Invalid format"))
+    }
 }

@@ -391,7 +391,7 @@ public struct Form: Sendable {
             throw .invalidArgument("match limits must be at least 1 (got match \(limits.matchLimit), "
                 + "depth \(limits.depthLimit), heap \(limits.heapLimitKiB) KiB, time \(limits.timeLimitMicroseconds) µs)")
         }
-        let context = limits == .default ? MatchContext.default : MatchContext(limits)
+        let context = MatchContext.shared(for: limits)
         let evaluations = try evaluations(of: fields.map(\.value), matchContext: context)
         matchContext = context
         rejudgeAll(evaluations)

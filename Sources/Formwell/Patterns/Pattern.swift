@@ -83,7 +83,7 @@ public final class Pattern: @unchecked Sendable {
 
     /// Whether the whole value matches, under `limits` and the time bound (`TimeBound`).
     public func matchWhole(_ value: String, limits: MatchLimits = .default) -> Outcome {
-        let context = limits == .default ? MatchContext.default : MatchContext(limits)
+        let context = MatchContext.shared(for: limits)
         var value = value
         return withExtendedLifetime(context) {
             value.withUTF8 {
