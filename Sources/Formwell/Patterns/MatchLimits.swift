@@ -1,5 +1,4 @@
 import CPCRE2
-import Synchronization
 
 /// Bounds on one PCRE2 match, so a catastrophic pattern gives up instead of hanging the host.
 /// PCRE2's own defaults (10,000,000 steps, 20 MB of heap) allow seconds per value; a form field needs
@@ -93,25 +92,18 @@ final class MatchContext: @unchecked Sendable {
     /// The context for `limits`, shared by every form (and `Pattern.matchWhole` call) with the same
     /// limits: building one creates 65 PCRE2 match contexts, which a form that only changes its time
     /// limit paid at every `setMatchLimits` (and a `matchWhole` with custom limits at every call).
-    /// Bounded like `PatternCache`: when full it is emptied, and contexts in use stay alive through
-    /// the forms that hold them.
+    /// Bounded (`BoundedCache`): when full it is emptied, and contexts in use stay alive through the
+    /// forms that hold them.
     static func shared(for limits: MatchLimits) -> MatchContext {
         if limits == .default { return .default }
-        if let cached = sharedContexts.withLock({ $0[limits] }) { return cached }
-        let made = MatchContext(limits)
-        return sharedContexts.withLock { cache in
-            if let raced = cache[limits] { return raced }
-            if cache.count >= sharedCapacity { cache.removeAll(keepingCapacity: true) }
-            cache[limits] = made
-            return made
-        }
+        return sharedContexts.value(for: limits) { MatchContext(limits) }
     }
 
     static let sharedCapacity = 64
-    private static let sharedContexts = Mutex<[MatchLimits: MatchContext]>([:])
+    private static let sharedContexts = BoundedCache<MatchLimits, MatchContext>(capacity: sharedCapacity)
 
     /// Contexts `shared(for:)` holds now (tests).
-    static var sharedCount: Int { sharedContexts.withLock { $0.count } }
+    static var sharedCount: Int { sharedContexts.count }
 }
 
 /// The compile context shared by every pattern: it only bounds the pattern's length.
