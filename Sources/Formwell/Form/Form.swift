@@ -499,6 +499,13 @@ public struct Form: Sendable {
             // struct of strings captured here was copied, retained, at every closure level).
             let failures = StateFailures(field: field, source: view.source, shownSource: view.shownSource,
                                          carriesMore: moreCount > 0)
+            // No message (a valid or empty value: most keystrokes): the message, the displayed
+            // message and the hint are empty, with no look-up of where they are kept.
+            if view.source == .none && view.shownSource == .none {
+                let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+                Form.readTexts(of: field, summary, none, none, none, failures, body)
+                return
+            }
             // (The closures capture plain values only: a captured array is retained at every level.)
             Field.withMessage(of: field, view.source) { message in
                 Field.withMessage(of: field, view.shownSource) { displayMessage in
