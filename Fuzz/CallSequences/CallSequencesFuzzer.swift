@@ -1137,10 +1137,19 @@ private struct Session {
                     var info = fw_form_info()
                     info.size = MemoryLayout<fw_form_info>.size
                     check(fw_form_get_info(handle, &info) == .FW_OK, "fw_form_get_info failed on a live form")
-                    let pending = before.fields.filter { $0.validity == fw_validity.FW_VALIDITY_PENDING.rawValue }.count
-                    check(info.pending_count == pending, "fw_form_info: pending_count \(info.pending_count), \(pending) fields read pending")
+                    // Pending is the verdict, whatever the field shows: a field that reads PENDING is
+                    // in fw_form_pending_fields, and so is an idle one (it reads EMPTY) whose check
+                    // was scheduled by an event that does not judge it (a rule added, or a change
+                    // of the field its `matches` names, made its value eligible).
+                    var listed = [UInt](repeating: UInt.max, count: max(before.fields.count, 1)), count: UInt = 0
+                    check(fw_form_pending_fields(handle, &listed, UInt(listed.count), &count) == .FW_OK, "fw_form_pending_fields failed on a live form")
+                    let pending = Set(listed.prefix(Int(count)))
+                    check(info.pending_count == Int(count), "fw_form_info: pending_count \(info.pending_count), fw_form_pending_fields \(count)")
+                    for (i, field) in before.fields.enumerated() where field.validity == fw_validity.FW_VALIDITY_PENDING.rawValue {
+                        check(pending.contains(UInt(i)), "field \(i) reads pending but fw_form_pending_fields lists \(pending.sorted())")
+                    }
                     check(info.now_ms == forms[index].clock, "fw_form_info: now_ms \(info.now_ms), the model's clock \(forms[index].clock)")
-                    if scheduled { check(pending > 0, "\(name): a request is scheduled, yet no field is pending") }
+                    if scheduled { check(count > 0, "\(name): a request is scheduled, yet no field is pending") }
                 }
             }
         case 35:  // the time bound on matches: fw_form_set_time_limit, or fw_form_time_limit read back

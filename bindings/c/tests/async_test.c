@@ -539,7 +539,35 @@ static void pending_fields_focus_and_groups(void) {
     CHECK_STATUS(fw_form_pending_fields(form, indices, 4, &count), FW_ERR_INVALID_HANDLE);
 }
 
+/* A field nobody touched stays idle (it reads FW_VALIDITY_EMPTY) when a change of the field its
+   `matches` rule names makes its value eligible, yet its check is scheduled: it is pending for
+   fw_form_info, fw_form_pending_fields and fw_form_is_valid (found by CallSequences, whose check
+   counted only fields that read FW_VALIDITY_PENDING). */
+static void pending_while_idle(void) {
+    fw_form *form;
+    fw_form_info info;
+    size_t indices[2] = {9, 9}, count = 9;
+    CHECK_OK(fw_form_create(&form));
+    CHECK_OK(fw_form_add_field(form, "password", NULL, "x"));
+    CHECK_OK(fw_form_add_field(form, "confirm", NULL, "y"));
+    CHECK_OK(fw_field_add_matches(form, "confirm", "password", NULL));
+    CHECK_OK(fw_field_add_async_rule(form, "confirm", "breached", 0, NULL));
+    CHECK(next_due(form) == UINT64_MAX); /* the current value counts as checked */
+    CHECK_OK(fw_field_set_value(form, "password", "y"));
+    CHECK(validity(form, "confirm") == FW_VALIDITY_EMPTY);
+    CHECK_OK(fw_form_pending_fields(form, indices, 2, &count));
+    CHECK(count == 1 && indices[0] == 1 && indices[1] == 9);
+    memset(&info, 0, sizeof info);
+    info.size = sizeof info;
+    CHECK_OK(fw_form_get_info(form, &info));
+    CHECK(info.pending_count == 1);
+    CHECK(next_due(form) == 0);
+    CHECK(!is_valid(form));
+    CHECK_OK(fw_form_free(form));
+}
+
 int main(void) {
+    pending_while_idle();
     pending_fields_focus_and_groups();
     debounce();
     out_of_order();
