@@ -16,6 +16,12 @@
 #                                        only for new coverage), the result replayed with every check on,
 #                                        and a table printed (seconds, executions, exec/s, cov/ft, files)
 #   scripts/fuzz.sh replay [HARNESS...]  replay the committed corpora with every check on
+#   scripts/fuzz.sh ceiling [HARNESS...] how fast each harness could run with no instrumentation at all:
+#                                        builds the harnesses plain (-O, no sanitizer, no coverage; only
+#                                        libFuzzer's driver linked) into .build/fuzz-plain/, then runs each
+#                                        committed corpus FUZZ_CEILING_COPIES times over (default 3) in one
+#                                        process (-runs=0) with the plain build and with the fuzz build
+#                                        (fast options) and prints inputs per second for both
 #
 # Fuzzing runs fast: sampled whole-form checks (Fuzz/README.md), ASan without allocation stacks, and no
 # leak check after each input (LeakSanitizer still checks the whole run at exit, failing it). The replay
@@ -25,7 +31,8 @@
 # crashing inputs go to .build/fuzz/artifacts/<name>/. Environment: SWIFTC (default swiftc), FUZZ_RSS_MB
 # (default 2048), FUZZ_MAX_LEN (default 4096), FUZZ_EXTRA (more libFuzzer flags), FUZZ_REV (build that
 # git revision's Sources/ instead of the working tree, e.g. FUZZ_REV=HEAD), FUZZ_JOBS (campaign),
-# ASAN_OPTIONS (replaces the fast options while fuzzing, and the defaults in the replay).
+# ASAN_OPTIONS (replaces the fast options while fuzzing, and the defaults in the replay), FUZZ_NO_ASAN=1
+# (an experiment: every mode without AddressSanitizer, in .build/fuzz-noasan/; CI never sets it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -51,9 +58,19 @@ REPLAY_ASAN=${ASAN_OPTIONS:-}
 RSS_MB=${FUZZ_RSS_MB:-2048}
 MAX_LEN=${FUZZ_MAX_LEN:-4096}
 FLAGS=(-swift-version 6 -O -g -sanitize=fuzzer,address -parse-as-library -I "$ROOT/Sources/CPCRE2" -I "$ROOT/Sources/CFormwellTypes" -I "$ROOT/Sources/CFormwellAtomics")
+# Linking a harness: libFuzzer and ASan with the instrumented modules (`ceiling` links plain modules).
+LINK_FLAGS=("${FLAGS[@]}")
+# FUZZ_NO_ASAN=1: an experiment, not what CI runs: coverage and comparison tracing as usual but no
+# AddressSanitizer anywhere, built into .build/fuzz-noasan/ (what fuzzing would gain without ASan).
+if [ "${FUZZ_NO_ASAN:-0}" = 1 ]; then
+  OUT=.build/fuzz-noasan
+  FLAGS=(-swift-version 6 -O -g -sanitize=fuzzer -parse-as-library -I "$ROOT/Sources/CPCRE2" -I "$ROOT/Sources/CFormwellTypes" -I "$ROOT/Sources/CFormwellAtomics")
+  LINK_FLAGS=("${FLAGS[@]}")
+fi
 # The harness code itself: ASan (its reads of what the library wrote are checked) without libFuzzer's
 # coverage and comparison tracing. FUZZ_HARNESS_COVERAGE=1 instruments it like the library.
 if [ "${FUZZ_HARNESS_COVERAGE:-0}" = 1 ]; then HARNESS_FLAGS=("${FLAGS[@]}")
+elif [ "${FUZZ_NO_ASAN:-0}" = 1 ]; then HARNESS_FLAGS=(-swift-version 6 -O -g -parse-as-library -I "$ROOT/Sources/CPCRE2" -I "$ROOT/Sources/CFormwellTypes" -I "$ROOT/Sources/CFormwellAtomics")
 else HARNESS_FLAGS=(-swift-version 6 -O -g -sanitize=address -parse-as-library -I "$ROOT/Sources/CPCRE2" -I "$ROOT/Sources/CFormwellTypes" -I "$ROOT/Sources/CFormwellAtomics"); fi
 # (CPCRE2 is a module map over the system pcre2.h; it is taken from the working tree in every case.)
 
@@ -104,7 +121,7 @@ build() {
       echo "fuzz: building $OUT/$name"
       swiftc_in_build "${HARNESS_FLAGS[@]}" -module-name "${name}Harness" -wmo -I "$ROOT/$OUT/obj" \
         -c "${common[@]}" "${own[@]}" -o "$ROOT/$OUT/obj/$name.o"
-      swiftc_in_build "${FLAGS[@]}" "$ROOT/$OUT/obj/$name.o" "$ROOT/$OUT/obj/FormwellC.o" "$ROOT/$OUT/obj/Formwell.o" \
+      swiftc_in_build "${LINK_FLAGS[@]}" "$ROOT/$OUT/obj/$name.o" "$ROOT/$OUT/obj/FormwellC.o" "$ROOT/$OUT/obj/Formwell.o" \
         -lpcre2-8 -o "$ROOT/$OUT/$name" 2> >(grep -v "Cannot export local symbol" >&2)
     fi
   done
@@ -263,11 +280,44 @@ campaign() {
   for name in "${names[@]}"; do cat "$OUT/campaign/$name.summary"; done
 }
 
+# Inputs per second of one build over a corpus run COPIES times in one process (no mutation: the
+# same inputs for every build, so the figures compare the builds, not what fuzzing happened to try).
+corpus_rate() {  # binary name copies
+  local binary=$1 name=$2 copies=$3 dir k f
+  dir=$(mktemp -d "$ROOT/.build/fuzz-rate.XXXXXX")
+  for k in $(seq "$copies"); do for f in "Fuzz/$name/corpus/"*; do cp "$f" "$dir/$k-${f##*/}"; done; done
+  local count start end
+  count=$(find "$dir" -type f | wc -l)
+  start=$(date +%s.%N)
+  ASAN_OPTIONS=$FAST_ASAN "$binary" -rss_limit_mb="$RSS_MB" -max_len="$MAX_LEN" -detect_leaks=0 -runs=0 "$dir" >"$dir.log" 2>&1 \
+    || { echo "fuzz: ceiling: $binary failed on $name's corpus (log: $dir.log)" >&2; rm -rf "$dir"; return 1; }
+  end=$(date +%s.%N)
+  rm -rf "$dir" "$dir.log"
+  awk -v n="$count" -v s="$start" -v e="$end" 'BEGIN { printf "%d inputs in %.2f s: %d/s", n, e - s, n / (e - s) }'
+}
+
+ceiling() {
+  local names=("$@") name copies=${FUZZ_CEILING_COPIES:-3} plain fuzz
+  [ ${#names[@]} -eq 0 ] && names=("${HARNESSES[@]}")
+  build
+  # The same sources with no instrumentation: the harness and both modules plain -O.
+  local common=(-swift-version 6 -O -g -parse-as-library -I "$ROOT/Sources/CPCRE2" -I "$ROOT/Sources/CFormwellTypes" -I "$ROOT/Sources/CFormwellAtomics")
+  ( OUT=.build/fuzz-plain FLAGS=("${common[@]}") HARNESS_FLAGS=("${common[@]}") LINK_FLAGS=("${common[@]}" -sanitize=fuzzer)
+    HARNESSES=("${names[@]}"); build )
+  printf '%-14s  %-38s  %s\n' harness "plain build (no instrumentation)" "fuzz build (ASan + coverage, fast options)"
+  for name in "${names[@]}"; do
+    plain=$(corpus_rate ".build/fuzz-plain/$name" "$name" "$copies") || return 1
+    fuzz=$(corpus_rate "$OUT/$name" "$name" "$copies") || return 1
+    printf '%-14s  %-38s  %s\n' "$name" "$plain" "$fuzz"
+  done
+}
+
 case "${1:-}" in
   build) build ;;
   run-bounded) run_bounded "${2:-}" ;;
   run) shift; run_forever "$@" ;;
   campaign) shift; campaign "$@" ;;
   replay) shift; replay_all "$@" ;;
-  *) sed -n '2,30p' "$0" >&2; exit 2 ;;
+  ceiling) shift; ceiling "$@" ;;
+  *) sed -n '2,35p' "$0" >&2; exit 2 ;;
 esac
