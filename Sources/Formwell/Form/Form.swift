@@ -501,9 +501,16 @@ public struct Form: Sendable {
                                          carriesMore: moreCount > 0)
             // No message (a valid or empty value: most keystrokes): the message, the displayed
             // message and the hint are empty, with no look-up of where they are kept.
+            let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
             if view.source == .none && view.shownSource == .none {
-                let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
                 Form.readTexts(of: field, summary, none, none, none, failures, body)
+                return
+            }
+            // Nothing shown yet (an invalid value typed into a field not yet touched): one look-up.
+            if view.shownSource == .none {
+                Field.withMessage(of: field, view.source) { message in
+                    Form.readTexts(of: field, summary, message, none, none, failures, body)
+                }
                 return
             }
             // (The closures capture plain values only: a captured array is retained at every level.)
