@@ -57,21 +57,24 @@ FAST_ASAN=${ASAN_OPTIONS:-malloc_context_size=0:quarantine_size_mb=64:detect_sta
 REPLAY_ASAN=${ASAN_OPTIONS:-}
 RSS_MB=${FUZZ_RSS_MB:-2048}
 MAX_LEN=${FUZZ_MAX_LEN:-4096}
-FLAGS=(-swift-version 6 -O -g -sanitize=fuzzer,address -parse-as-library -I "$ROOT/Sources/CPCRE2" -I "$ROOT/Sources/CFormwellTypes" -I "$ROOT/Sources/CFormwellAtomics")
+# Every build: Swift 6, optimized, with debug info (a report names source lines).
+BASE_FLAGS=(-swift-version 6 -O -g -parse-as-library -I "$ROOT/Sources/CPCRE2" -I "$ROOT/Sources/CFormwellTypes" -I "$ROOT/Sources/CFormwellAtomics")
+# The library modules: libFuzzer's coverage and comparison tracing, and ASan.
+FLAGS=("${BASE_FLAGS[@]}" -sanitize=fuzzer,address)
 # Linking a harness: libFuzzer and ASan with the instrumented modules (`ceiling` links plain modules).
 LINK_FLAGS=("${FLAGS[@]}")
 # FUZZ_NO_ASAN=1: an experiment, not what CI runs: coverage and comparison tracing as usual but no
 # AddressSanitizer anywhere, built into .build/fuzz-noasan/ (what fuzzing would gain without ASan).
 if [ "${FUZZ_NO_ASAN:-0}" = 1 ]; then
   OUT=.build/fuzz-noasan
-  FLAGS=(-swift-version 6 -O -g -sanitize=fuzzer -parse-as-library -I "$ROOT/Sources/CPCRE2" -I "$ROOT/Sources/CFormwellTypes" -I "$ROOT/Sources/CFormwellAtomics")
+  FLAGS=("${BASE_FLAGS[@]}" -sanitize=fuzzer)
   LINK_FLAGS=("${FLAGS[@]}")
 fi
 # The harness code itself: ASan (its reads of what the library wrote are checked) without libFuzzer's
 # coverage and comparison tracing. FUZZ_HARNESS_COVERAGE=1 instruments it like the library.
 if [ "${FUZZ_HARNESS_COVERAGE:-0}" = 1 ]; then HARNESS_FLAGS=("${FLAGS[@]}")
-elif [ "${FUZZ_NO_ASAN:-0}" = 1 ]; then HARNESS_FLAGS=(-swift-version 6 -O -g -parse-as-library -I "$ROOT/Sources/CPCRE2" -I "$ROOT/Sources/CFormwellTypes" -I "$ROOT/Sources/CFormwellAtomics")
-else HARNESS_FLAGS=(-swift-version 6 -O -g -sanitize=address -parse-as-library -I "$ROOT/Sources/CPCRE2" -I "$ROOT/Sources/CFormwellTypes" -I "$ROOT/Sources/CFormwellAtomics"); fi
+elif [ "${FUZZ_NO_ASAN:-0}" = 1 ]; then HARNESS_FLAGS=("${BASE_FLAGS[@]}")
+else HARNESS_FLAGS=("${BASE_FLAGS[@]}" -sanitize=address); fi
 # (CPCRE2 is a module map over the system pcre2.h; it is taken from the working tree in every case.)
 
 # shellcheck source=scripts/sanitizer_build.sh
@@ -301,8 +304,7 @@ ceiling() {
   [ ${#names[@]} -eq 0 ] && names=("${HARNESSES[@]}")
   build
   # The same sources with no instrumentation: the harness and both modules plain -O.
-  local common=(-swift-version 6 -O -g -parse-as-library -I "$ROOT/Sources/CPCRE2" -I "$ROOT/Sources/CFormwellTypes" -I "$ROOT/Sources/CFormwellAtomics")
-  ( OUT=.build/fuzz-plain FLAGS=("${common[@]}") HARNESS_FLAGS=("${common[@]}") LINK_FLAGS=("${common[@]}" -sanitize=fuzzer)
+  ( OUT=.build/fuzz-plain FLAGS=("${BASE_FLAGS[@]}") HARNESS_FLAGS=("${BASE_FLAGS[@]}") LINK_FLAGS=("${BASE_FLAGS[@]}" -sanitize=fuzzer)
     HARNESSES=("${names[@]}"); build )
   printf '%-14s  %-38s  %s\n' harness "plain build (no instrumentation)" "fuzz build (ASan + coverage, fast options)"
   for name in "${names[@]}"; do
