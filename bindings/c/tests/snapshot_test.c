@@ -988,6 +988,97 @@ static void values_written_in_place(void) {
     CHECK_OK(fw_form_free(form));
 }
 
+/* The texts of a full snapshot, in the order the library copies them (see fw_snapshot). */
+static const char *const *texts_of(const fw_snapshot *s, const char **texts) {
+    texts[0] = s->message;
+    texts[1] = s->display_message;
+    texts[2] = s->value;
+    texts[3] = s->label;
+    texts[4] = s->initial;
+    texts[5] = s->hint;
+    texts[6] = s->errors;
+    texts[7] = s->normalized;
+    texts[8] = s->code;
+    texts[9] = s->params;
+    texts[10] = s->display_code;
+    texts[11] = s->display_params;
+    texts[12] = s->error_codes;
+    return texts;
+}
+
+/* Every buffer size from 0 to what the texts need, for a valid field (its failure texts are copied
+   as one block when they fit) and an invalid one (text by text): the texts that fit are a prefix,
+   each as a full read gives it at the same offset; the rest are NULL; nothing is written past them. */
+static void every_buffer_size(void) {
+    static const char *const values[2] = {"first.last@example.org", "not an e-mail"};
+    fw_form *form = NULL;
+    fw_snapshot full, snap;
+    char whole[512], buf[512];
+    const char *want[13], *got[13];
+    size_t size;
+    int v, k;
+    CHECK_OK(fw_form_create(&form));
+    CHECK_OK(fw_form_add_field(form, "email", "E-mail", "a@b.co"));
+    CHECK_OK(fw_field_add_email(form, "email", NULL));
+    CHECK_OK(fw_field_touch(form, "email"));
+    for (v = 0; v < 2; v++) {
+        int mismatches = 0;
+        blank(&full);
+        CHECK_OK(fw_field_update_at(form, 0, values[v], &full, whole, sizeof whole));
+        CHECK(full.validity == (v == 0 ? FW_VALIDITY_VALID : FW_VALIDITY_INVALID));
+        texts_of(&full, want);
+        for (size = 0; size <= full.text_size; size++) {
+            int seen_null = 0;
+            memset(buf, SENTINEL, sizeof buf);
+            blank(&snap);
+            if (fw_field_snapshot_at(form, 0, &snap, buf, size) != (size == full.text_size ? FW_OK : FW_ERR_BUFFER_TOO_SMALL) ||
+                snap.text_size != full.text_size || snap.validity != full.validity) {
+                mismatches++;
+                continue;
+            }
+            texts_of(&snap, got);
+            for (k = 0; k < 13; k++) {
+                if (got[k] == NULL) {
+                    seen_null = 1;
+                    continue;
+                }
+                /* A text after a NULL one, or not where (and what) the full read put it. */
+                if (seen_null || got[k] - buf != want[k] - whole ||
+                    memcmp(got[k], want[k], (size_t)((k + 1 < 13 ? want[k + 1] : whole + full.text_size) - want[k])) != 0)
+                    mismatches++;
+            }
+            if (size < full.text_size && !seen_null) mismatches++;
+            if (size > 0 && !all_bytes(buf + size, sizeof buf - size, SENTINEL)) mismatches++;
+        }
+        CHECK(mismatches == 0);
+    }
+    CHECK_OK(fw_form_free(form));
+}
+
+/* Values of every length from 0 to 70 bytes come back byte for byte (the short copies go by words). */
+static void value_lengths(void) {
+    fw_form *form = NULL;
+    fw_snapshot snap;
+    char value[80], buf[512];
+    size_t length;
+    int wrong = 0;
+    CHECK_OK(fw_form_create(&form));
+    CHECK_OK(fw_form_add_field(form, "f", NULL, NULL));
+    for (length = 0; length <= 70; length++) {
+        size_t i;
+        for (i = 0; i < length; i++) value[i] = (char)('a' + (i * 7 + length) % 26);
+        value[length] = '\0';
+        blank(&snap);
+        memset(buf, SENTINEL, sizeof buf);
+        if (fw_field_update_at(form, 0, value, &snap, buf, sizeof buf) != FW_OK || snap.value_length != length ||
+            strcmp(snap.value, value) != 0 || strcmp(snap.normalized, value) != 0 ||
+            !all_bytes(buf + snap.text_size, sizeof buf - snap.text_size, SENTINEL))
+            wrong++;
+    }
+    CHECK(wrong == 0);
+    CHECK_OK(fw_form_free(form));
+}
+
 /* ---- match limits ---- */
 
 static void match_limits(void) {
@@ -1340,6 +1431,8 @@ int main(void) {
     add_field_with_rules();
     index_functions();
     values_written_in_place();
+    every_buffer_size();
+    value_lengths();
     match_limits();
     handles();
     threads();
