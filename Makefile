@@ -29,7 +29,7 @@ EXAMPLES   := $(basename $(notdir $(wildcard bindings/c/examples/*.c)))
 
 
 
-.PHONY: all setup lib cli header check-header rules check-rules demo walkthrough tui test-tui install uninstall test-python test-lua test-cli bench \
+.PHONY: all setup lib cli header check-header rules check-rules demo walkthrough tui test-tui install uninstall test-python test-lua test-cli bench bench-ir \
         fuzz test-fuzz test-tsan \
         test test-swift test-c test-c-asan test-c-valgrind test-install test-symbols coverage clean
 .DELETE_ON_ERROR:
@@ -219,6 +219,13 @@ bench: lib
 	FORMWELL_LIBRARY=$(abspath $(LIB)) PYTHONPATH=$(abspath bindings/python) python3 bench/table_bench.py || status=1; \
 	python3 bench/summary.py $$BENCH_ROWS; \
 	exit $$status
+
+# Rows 1a, 2a and 3 counted in instructions (callgrind) instead of timed: the same figure on every
+# run, for comparing two builds on a noisy machine (bench/keystroke_ir.sh). Not the targets' measure.
+bench-ir: lib
+	@mkdir -p $(CBUILD)
+	$(CC) -O2 -std=c99 -Wall -Wextra bench/keystroke_ir.c -o $(CBUILD)/keystroke_ir $(C_LINK) $$(pkg-config --cflags --libs libpcre2-8)
+	bench/keystroke_ir.sh $(CBUILD)/keystroke_ir
 
 clean:
 	rm -rf .build
