@@ -307,42 +307,31 @@ extension Field {
         matchContext: OpaquePointer?, all: Bool = false
     ) throws(FormError) -> Evaluation {
         guard !value.isEmpty else { return emptyEvaluation(rules: rules, valueAt: valueAt) }
-        // Error mode `all`: the first failure is the verdict, later ones are collected behind it.
+        if all { return try everyFailure(of: value, rules: rules, id: id, valueAt: valueAt, matchContext: matchContext) }
+        // The first failure is the verdict (no list of later ones to build and release: a keystroke
+        // in error mode `first`).
+        for index in rules.indices {
+            if let (failure, limited) = try failure(of: value, rule: index, in: rules, id: id, valueAt: valueAt,
+                                                    matchContext: matchContext) {
+                return Evaluation(failure, limitExceeded: limited, rule: index)
+            }
+        }
+        return Evaluation(.valid)
+    }
+
+    /// Error mode `all`: the first failure is the verdict, later ones are collected behind it.
+    private static func everyFailure(
+        of value: Subject, rules: UnsafeBufferPointer<CompiledRule>, id: () -> String, valueAt: (Int) -> PeerValue?,
+        matchContext: OpaquePointer?
+    ) throws(FormError) -> Evaluation {
         var first: Evaluation?
         var more: [String] = []
         var moreCodes: [String] = []
-        // Through the buffer, so no rule is copied (retained) on the way.
         for index in rules.indices {
-            var failure: Validity = .valid
-            var limited = false
-            switch rules[index].quick {
-            case .required, .condition:
-                continue
-            case .pattern(let code, let jit, let pattern):
-                switch Pattern.matchWhole(value.utf8, code: code, jit: jit, pattern: pattern, context: matchContext) {
-                case .match: continue
-                case .noMatch: failure = .invalid(rules[index].failure)
-                case .limitExceeded: (failure, limited) = (.invalid(rules[index].limitFailure), true)
-                case .failed(let detail): throw .internalError("PCRE2 match failed: \(detail)")
-                }
-            case .minLength(let count):
-                if value.characterCount >= count { continue }
-                failure = .invalid(rules[index].failure)
-            case .maxLength(let count):
-                if value.characterCount <= count { continue }
-                failure = .invalid(rules[index].failure)
-            case .other:
-                do throws(FormError) {
-                    failure = try rules[index].slowVerdict(on: value, valueAt: valueAt)
-                } catch .callbackFailed(let detail) {
-                    throw .callbackFailed("custom validator of field '\(id())' failed: \(detail)")
-                }
-                if failure == .valid { continue }
-            }
+            guard let (failure, limited) = try failure(of: value, rule: index, in: rules, id: id, valueAt: valueAt,
+                                                       matchContext: matchContext) else { continue }
             guard first != nil else {
-                let verdict = Evaluation(failure, limitExceeded: limited, rule: index)
-                if !all { return verdict }
-                first = verdict
+                first = Evaluation(failure, limitExceeded: limited, rule: index)
                 continue
             }
             if let text = failure.message {
@@ -354,5 +343,38 @@ extension Field {
         verdict.moreFailures = more
         verdict.moreCodes = moreCodes
         return verdict
+    }
+
+    /// Rule `index`'s verdict on a non-empty value: nil when it passes (or does not judge values:
+    /// `required` and conditions), else the failure and whether a pattern hit its match limits.
+    /// Through the buffer, so no rule is copied (retained) on the way.
+    @inline(__always)
+    private static func failure(
+        of value: Subject, rule index: Int, in rules: UnsafeBufferPointer<CompiledRule>, id: () -> String,
+        valueAt: (Int) -> PeerValue?, matchContext: OpaquePointer?
+    ) throws(FormError) -> (Validity, Bool)? {
+        switch rules[index].quick {
+        case .required, .condition:
+            return nil
+        case .pattern(let code, let jit, let pattern):
+            switch Pattern.matchWhole(value.utf8, code: code, jit: jit, pattern: pattern, context: matchContext) {
+            case .match: return nil
+            case .noMatch: return (.invalid(rules[index].failure), false)
+            case .limitExceeded: return (.invalid(rules[index].limitFailure), true)
+            case .failed(let detail): throw .internalError("PCRE2 match failed: \(detail)")
+            }
+        case .minLength(let count):
+            return value.characterCount >= count ? nil : (.invalid(rules[index].failure), false)
+        case .maxLength(let count):
+            return value.characterCount <= count ? nil : (.invalid(rules[index].failure), false)
+        case .other:
+            let failure: Validity
+            do throws(FormError) {
+                failure = try rules[index].slowVerdict(on: value, valueAt: valueAt)
+            } catch .callbackFailed(let detail) {
+                throw .callbackFailed("custom validator of field '\(id())' failed: \(detail)")
+            }
+            return failure == .valid ? nil : (failure, false)
+        }
     }
 }

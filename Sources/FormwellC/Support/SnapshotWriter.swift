@@ -71,18 +71,15 @@ enum SnapshotWriter {
             return UnsafePointer(start)
         }
 
-        /// Copies `bytes` (texts with their NULs) if they fit (and nothing before them overflowed);
-        /// answers where they went, or nil with nothing counted (the caller then appends them text
-        /// by text, which counts them).
+        /// Reserves `count` bytes, counted as needed and used, if they fit (and nothing before them
+        /// overflowed): answers where they start, or nil with nothing counted.
         @inline(__always)
-        mutating func appendBlock(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafePointer<CChar>? {
-            let count = bytes.count
-            guard let base, let source = bytes.baseAddress, !overflowed, count <= capacity &- used else { return nil }
+        mutating func reserve(_ count: Int) -> UnsafeMutablePointer<CChar>? {
+            guard let base, !overflowed, count <= capacity &- used else { return nil }
             let start = base + used
-            SnapshotWriter.copyBytes(source, to: start, count: count)
             needed &+= count
             used &+= count
-            return UnsafePointer(start)
+            return start
         }
 
         /// Copies a list of texts as one block: `first` and then the first `count - 1` of `more`
@@ -175,87 +172,159 @@ enum SnapshotWriter {
         return copy.withUTF8(body)
     }
 
-    /// The fourth version's texts of a field with no failure: code "", params "{}", display code
-    /// "", display params "{}", each with its NUL, and the empty error-code list's final NUL.
-    private static let noFailureBlock: StaticString = "\0{}\0\0{}\0\0"
+    /// The fourth version's texts of one moment: the failure `message` reports (its code and
+    /// parameters) and the one `display_message` shows. A field with no failure has code "" and
+    /// parameters "{}" for both.
+    struct FailureTexts {
+        let code: UnsafeBufferPointer<UInt8>
+        let params: UnsafeBufferPointer<UInt8>
+        let displayCode: UnsafeBufferPointer<UInt8>
+        let displayParams: UnsafeBufferPointer<UInt8>
+    }
 
-    /// The fourth version's members: codes and parameters, read in place.
-    private static func writeFailures(_ strings: StateTexts, errorCount: Int, to out: UnsafeMutablePointer<fw_snapshot>,
-                                      texts: inout TextBuffer) {
-        if strings.failures.isEmpty {
-            // No failure: what the general path below writes, without its three lookups; as one
-            // block when it fits (code, params, display code, display params, the error codes'
-            // final NUL: "\0{}\0\0{}\0\0"), else text by text, each NULL once the buffer is full.
-            if errorCount <= 0, let block = noFailureBlock.withUTF8Buffer({ texts.appendBlock($0) }) {
-                out.pointee.code_length = 0
-                out.pointee.params_length = 2
-                out.pointee.display_code_length = 0
-                out.pointee.display_params_length = 2
-                out.pointee.code = block
-                out.pointee.params = block + 1
-                out.pointee.display_code = block + 4
-                out.pointee.display_params = block + 5
-                out.pointee.error_codes_size = 0
-                out.pointee.error_codes = block + 8
-                return
-            }
-            let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+    /// `body` with the field's failure texts, read in place: one lookup of the validity's failure,
+    /// and a second only when the display names another failure.
+    @inline(__always)
+    private static func withFailureTexts(_ failures: StateFailures, _ body: (FailureTexts) -> Void) {
+        if failures.isEmpty {
             StaticString("{}").withUTF8Buffer { params in
-                out.pointee.code_length = 0
-                out.pointee.params_length = params.count
-                out.pointee.code = texts.append(none)
-                out.pointee.params = texts.append(params)
-                out.pointee.display_code_length = 0
-                out.pointee.display_params_length = params.count
-                out.pointee.display_code = texts.append(none)
-                out.pointee.display_params = texts.append(params)
+                let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+                body(FailureTexts(code: none, params: params, displayCode: none, displayParams: params))
             }
-            let (codes, codesSize) = texts.appendList(none, errorCount > 1 ? strings.failures.moreCodes : [], count: errorCount)
-            out.pointee.error_codes_size = codesSize
-            out.pointee.error_codes = codes
             return
         }
-        let more = errorCount > 1 ? strings.failures.moreCodes : []
-        let sameDisplay = strings.failures.displaysValidity
-        // One lookup of the validity's failure serves its code, its parameters and the first error
-        // code; the display's is looked up only when it names another failure.
-        strings.failures.withFailure(.validity) { code, params in
-            out.pointee.code_length = code.count
-            out.pointee.params_length = params.count
-            out.pointee.code = texts.append(code)
-            out.pointee.params = texts.append(params)
+        let sameDisplay = failures.displaysValidity
+        failures.withFailure(.validity) { code, params in
             if sameDisplay {
-                out.pointee.display_code_length = code.count
-                out.pointee.display_params_length = params.count
-                out.pointee.display_code = texts.append(code)
-                out.pointee.display_params = texts.append(params)
+                body(FailureTexts(code: code, params: params, displayCode: code, displayParams: params))
             } else {
-                strings.failures.withFailure(.display) { displayCode, displayParams in
-                    out.pointee.display_code_length = displayCode.count
-                    out.pointee.display_params_length = displayParams.count
-                    out.pointee.display_code = texts.append(displayCode)
-                    out.pointee.display_params = texts.append(displayParams)
+                failures.withFailure(.display) { displayCode, displayParams in
+                    body(FailureTexts(code: code, params: params, displayCode: displayCode, displayParams: displayParams))
                 }
             }
-            let (codes, codesSize) = texts.appendList(code, more, count: errorCount)
-            out.pointee.error_codes_size = codesSize
-            out.pointee.error_codes = codes
         }
     }
 
+    /// The fourth version's length members.
+    @inline(__always)
+    private static func writeFailureLengths(_ failure: FailureTexts, to out: UnsafeMutablePointer<fw_snapshot>) {
+        out.pointee.code_length = failure.code.count
+        out.pointee.params_length = failure.params.count
+        out.pointee.display_code_length = failure.displayCode.count
+        out.pointee.display_params_length = failure.displayParams.count
+    }
+
+    /// Copies every text of the caller's version (up to the second, third or fourth: `failure` is
+    /// the fourth's, else nil) in one block, after one check that the buffer holds them all: the
+    /// texts of a keystroke, where checking each of the dozen texts cost more than copying it.
+    /// Only when no list holds more than one text (`errorCount` at most 1); answers false, with
+    /// nothing written or counted, when that or the buffer says no. Same bytes, same order as the
+    /// text-by-text path (`writeTexts`, `writeFailures`), which the C tests compare at every size.
+    private static func writeBlock(
+        _ strings: StateTexts, errorCount: Int, second: Bool, third: Bool, failure: FailureTexts?,
+        to out: UnsafeMutablePointer<fw_snapshot>, texts: inout TextBuffer
+    ) -> Bool {
+        guard errorCount <= 1 else { return false }
+        let listed = errorCount == 1
+        let (message, shown, value) = (strings.message, strings.displayMessage, strings.value)
+        // Each text and its NUL; a list ("errors", "error_codes") is its text (if any), that
+        // text's NUL and the list's final NUL.
+        var total = message.count &+ shown.count &+ value.count &+ 3
+        if second {
+            total &+= strings.name.count &+ strings.initial.count &+ strings.hint.count &+ 4
+            if listed { total &+= message.count &+ 1 }
+        }
+        if third { total &+= strings.normalized.count &+ 1 }
+        if let failure {
+            total &+= failure.code.count &+ failure.params.count &+ failure.displayCode.count
+                &+ failure.displayParams.count &+ 5
+            if listed { total &+= failure.code.count &+ 1 }
+        }
+        guard let start = texts.reserve(total) else { return false }
+        var at = start
+        @inline(__always) func put(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafePointer<CChar> {
+            let text = UnsafePointer(at)
+            at += copy(bytes, to: at)
+            return text
+        }
+        /// A list of `first` when `listed`, else of nothing: answers where it starts and its size.
+        @inline(__always) func putList(_ first: UnsafeBufferPointer<UInt8>) -> (UnsafePointer<CChar>, Int) {
+            let list = UnsafePointer(at)
+            guard listed else {
+                at[0] = 0
+                at += 1
+                return (list, 0)
+            }
+            at += copy(first, to: at)
+            at[0] = 0
+            at += 1
+            return (list, first.count &+ 1)
+        }
+        out.pointee.message = put(message)
+        out.pointee.display_message = put(shown)
+        out.pointee.value = put(value)
+        if second {
+            out.pointee.label = put(strings.name)
+            out.pointee.initial = put(strings.initial)
+            out.pointee.hint = put(strings.hint)
+            (out.pointee.errors, out.pointee.errors_size) = putList(message)
+        }
+        if third { out.pointee.normalized = put(strings.normalized) }
+        if let failure {
+            out.pointee.code = put(failure.code)
+            out.pointee.params = put(failure.params)
+            out.pointee.display_code = put(failure.displayCode)
+            out.pointee.display_params = put(failure.displayParams)
+            (out.pointee.error_codes, out.pointee.error_codes_size) = putList(failure.code)
+        }
+        return true
+    }
+
+    /// The texts of the first three versions, one by one, each NULL once the buffer is full.
+    private static func writeTexts(
+        _ strings: StateTexts, errorCount: Int, second: Bool, third: Bool,
+        to out: UnsafeMutablePointer<fw_snapshot>, texts: inout TextBuffer
+    ) {
+        out.pointee.message = texts.append(strings.message)
+        out.pointee.display_message = texts.append(strings.displayMessage)
+        out.pointee.value = texts.append(strings.value)
+        if second {
+            out.pointee.label = texts.append(strings.name)
+            out.pointee.initial = texts.append(strings.initial)
+            out.pointee.hint = texts.append(strings.hint)
+            let (errors, errorsSize) = texts.appendList(strings.message, errorCount > 1 ? strings.moreErrors : [],
+                                                        count: errorCount)
+            out.pointee.errors_size = errorsSize
+            out.pointee.errors = errors
+        }
+        if third { out.pointee.normalized = texts.append(strings.normalized) }
+    }
+
+    /// The fourth version's texts, one by one, each NULL once the buffer is full.
+    private static func writeFailures(_ failure: FailureTexts, more: [String], errorCount: Int,
+                                      to out: UnsafeMutablePointer<fw_snapshot>, texts: inout TextBuffer) {
+        out.pointee.code = texts.append(failure.code)
+        out.pointee.params = texts.append(failure.params)
+        out.pointee.display_code = texts.append(failure.displayCode)
+        out.pointee.display_params = texts.append(failure.displayParams)
+        let (codes, codesSize) = texts.appendList(failure.code, more, count: errorCount)
+        out.pointee.error_codes_size = codesSize
+        out.pointee.error_codes = codes
+    }
+
     /// Writes the state of the field at `index` into `out` (keeping the caller's `size`) and its
-    /// texts into `texts`: the first version's members and texts, and the second's when `size`
-    /// (the caller's declared size) covers them. Nothing past the caller's version is written.
+    /// texts into `texts`: the first version's members and texts, and those of each later version
+    /// `size` (the caller's declared size) covers. Nothing past the caller's version is written.
     static func write(_ form: UnsafeMutablePointer<Form>, index: Int, to out: UnsafeMutablePointer<fw_snapshot>,
                       size: Int, texts: inout TextBuffer) throws(FormError) {
         let second = size >= secondVersionSize
         let third = size >= thirdVersionSize
         let fourth = size >= fourthVersionSize
         try Form.readState(of: form, at: index) { state, strings in
-            let (message, shown, value) = (strings.message, strings.displayMessage, strings.value)
             // Member by member into the caller's struct (keeping its `size`): no temporary to
             // zero and copy, and no byte past the caller's version touched.
             let before = texts.needed
+            let errorCount = state.errorCount
             out.pointee.index = index
             out.pointee.phase = fw_phase(state.phase).rawValue
             out.pointee.validity = fw_validity(state.validity).rawValue
@@ -263,12 +332,9 @@ enum SnapshotWriter {
             out.pointee.failing_rule = Int32(clamping: state.failingRule ?? -1)
             out.pointee.touched = state.touched
             out.pointee.limit_exceeded = state.limitExceeded
-            out.pointee.message_length = message.count
-            out.pointee.display_message_length = shown.count
-            out.pointee.value_length = value.count
-            out.pointee.message = texts.append(message)
-            out.pointee.display_message = texts.append(shown)
-            out.pointee.value = texts.append(value)
+            out.pointee.message_length = strings.message.count
+            out.pointee.display_message_length = strings.displayMessage.count
+            out.pointee.value_length = strings.value.count
             if second {
                 out.pointee.visited = state.visited
                 out.pointee.dirty = state.dirty
@@ -279,24 +345,28 @@ enum SnapshotWriter {
                 out.pointee.mode = fw_mode(state.mode).rawValue
                 out.pointee.tint = fw_tint(state.tint).rawValue
                 out.pointee.revision = state.revision
-                out.pointee.error_count = state.errorCount
+                out.pointee.error_count = errorCount
                 out.pointee.label_length = strings.name.count
                 out.pointee.initial_length = strings.initial.count
                 out.pointee.hint_length = strings.hint.count
-                out.pointee.label = texts.append(strings.name)
-                out.pointee.initial = texts.append(strings.initial)
-                out.pointee.hint = texts.append(strings.hint)
-                let (errors, errorsSize) = texts.appendList(message, state.errorCount > 1 ? strings.moreErrors : [],
-                                                            count: state.errorCount)
-                out.pointee.errors_size = errorsSize
-                out.pointee.errors = errors
             }
             if third {
                 out.pointee.secret = state.secret
                 out.pointee.normalized_length = strings.normalized.count
-                out.pointee.normalized = texts.append(strings.normalized)
             }
-            if fourth { writeFailures(strings, errorCount: state.errorCount, to: out, texts: &texts) }
+            if fourth {
+                withFailureTexts(strings.failures) { failure in
+                    writeFailureLengths(failure, to: out)
+                    if writeBlock(strings, errorCount: errorCount, second: second, third: third, failure: failure,
+                                  to: out, texts: &texts) { return }
+                    writeTexts(strings, errorCount: errorCount, second: second, third: third, to: out, texts: &texts)
+                    writeFailures(failure, more: errorCount > 1 ? strings.failures.moreCodes : [],
+                                  errorCount: errorCount, to: out, texts: &texts)
+                }
+            } else if !writeBlock(strings, errorCount: errorCount, second: second, third: third, failure: nil,
+                                  to: out, texts: &texts) {
+                writeTexts(strings, errorCount: errorCount, second: second, third: third, to: out, texts: &texts)
+            }
             out.pointee.text_size = texts.needed &- before
         }
     }
