@@ -3,10 +3,13 @@
    Usage: keystroke_ir ROW COUNT, ROW one of
      email-raw, username-raw   pcre2_jit_match of seed 02's e-mail pattern / ^[a-z0-9_]{3,20}$
      email, username, plain    fw_field_update_at on a focused field with that rule / no rule
+     email-floor, username-floor, plain-floor
+                               the same keystroke in plain C (keystroke_floor.h): a yardstick
    COUNT calls over bench_common.h's generated values (rows 1-3 of keystroke_bench), cycled.
    The script subtracts a run of COUNT calls from a run of 2 x COUNT: setup cancels out.
    Prints the number of valid verdicts (matches), so the loop cannot be optimised away. */
 #include "bench_common.h"
+#include "keystroke_floor.h"
 
 #define VALUES 10000
 
@@ -17,13 +20,14 @@ int main(int argc, char **argv) {
     const char *row = argc > 1 ? argv[1] : "";
     long count = argc > 2 ? atol(argv[2]) : 0, i, valid = 0;
     int email = strncmp(row, "email", 5) == 0, username = strncmp(row, "username", 8) == 0;
+    int plain = strncmp(row, "plain", 5) == 0;
     const char *values = username ? usernames[0] : emails[0];
     size_t stride = username ? USERNAME_LEN : EMAIL_LEN;
     fw_snapshot s = bench_snapshot();
     char buf[BENCH_TEXT];
 
-    if (count <= 0 || !(email || username || strcmp(row, "plain") == 0)) {
-        fprintf(stderr, "usage: keystroke_ir email-raw|username-raw|email|username|plain COUNT\n");
+    if (count <= 0 || !(email || username || plain)) {
+        fprintf(stderr, "usage: keystroke_ir email-raw|username-raw|email|username|plain[-floor] COUNT\n");
         return 2;
     }
     bench_make_emails(emails, VALUES, 12345u);
@@ -34,6 +38,13 @@ int main(int argc, char **argv) {
         for (i = 0; i < count; i++) {
             const char *v = values + (size_t)(i % VALUES) * stride;
             valid += pcre2_jit_match(code, (PCRE2_SPTR)v, strlen(v), 0, 0, data, NULL) >= 0;
+        }
+    } else if (strstr(row, "-floor")) {
+        floor_form *form = floor_form_create(plain ? NULL : bench_compile(email ? EMAIL_PATTERN : USERNAME_PATTERN));
+        for (i = 0; i < count; i++) {
+            if (floor_update(form, 0, values + (size_t)(i % VALUES) * stride, &s, buf, sizeof buf) != 0)
+                bench_fail("floor_update failed at call %ld", i);
+            valid += s.validity == FW_VALIDITY_VALID;
         }
     } else {
         fw_form *form;
