@@ -68,7 +68,7 @@ struct ABIFailure: Error {
 func abiCall(_ body: () throws(ABIFailure) -> Void) -> fw_status {
     do {
         try body()
-        ThreadState.current?.pointee.record(status: .FW_OK, message: "", offset: -1)
+        ThreadState.current?.pointee.recordSuccess()
         return .FW_OK
     } catch {
         ThreadState.current?.pointee.record(status: error.status, message: error.message, offset: error.offset)

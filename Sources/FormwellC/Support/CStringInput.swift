@@ -14,18 +14,25 @@ enum CStringInput {
     }
 
     /// A required string argument as checked UTF-8 bytes, borrowed from the caller for the call
-    /// (no String is made: the value path copies the bytes straight into the field).
-    static func utf8(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(ABIFailure) -> ValidUTF8 {
-        guard let pointer else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument '\(name)' is NULL") }
+    /// (no String is made: the value path copies the bytes straight into the field). Inlined, its
+    /// refusals built out of line: every value passes here.
+    @inline(__always)
+    static func utf8(_ pointer: UnsafePointer<CChar>?, _ name: StaticString) throws(ABIFailure) -> ValidUTF8 {
+        guard let pointer else { throw refused(nil, name) }
         let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
                                         count: strlen(pointer))
-        guard let valid = ValidUTF8(validating: bytes) else {
-            let offset = ValidUTF8.firstInvalidOffset(bytes) ?? 0
-            throw ABIFailure(.FW_ERR_INVALID_UTF8,
-                             "argument '\(name)' is not valid UTF-8 (first bad byte at offset \(offset))",
-                             offset: Int64(offset))
-        }
+        guard let valid = ValidUTF8(validating: bytes) else { throw refused(bytes, name) }
         return valid
+    }
+
+    /// Why `utf8` refused its argument: NULL (`bytes` nil), or ill-formed UTF-8.
+    @inline(never)
+    private static func refused(_ bytes: UnsafeBufferPointer<UInt8>?, _ name: StaticString) -> ABIFailure {
+        guard let bytes else { return ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument '\(name)' is NULL") }
+        let offset = ValidUTF8.firstInvalidOffset(bytes) ?? 0
+        return ABIFailure(.FW_ERR_INVALID_UTF8,
+                          "argument '\(name)' is not valid UTF-8 (first bad byte at offset \(offset))",
+                          offset: Int64(offset))
     }
 
     /// An optional string argument: NULL means absent.

@@ -22,18 +22,27 @@ enum SnapshotWriter {
     /// The fourth version's struct (up to `error_codes`).
     static var fourthVersionSize: Int { formwell_snapshot_v4_size() }
 
-    /// The size the caller declared in `snapshot.size`, checked.
+    /// The size the caller declared in `snapshot.size`, checked. Inlined, its refusals built out
+    /// of line: every snapshot call passes here.
+    @inline(__always)
     static func declaredSize(_ snapshot: UnsafeMutablePointer<fw_snapshot>?) throws(ABIFailure) -> Int {
-        guard let snapshot else { throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument 'snapshot' is NULL") }
-        guard Int(bitPattern: snapshot) % MemoryLayout<fw_snapshot>.alignment == 0 else {
-            throw ABIFailure(.FW_ERR_INVALID_ARGUMENT, "snapshot is not aligned for an fw_snapshot")
-        }
+        let alignment = MemoryLayout<fw_snapshot>.alignment
+        guard let snapshot, Int(bitPattern: snapshot) % alignment == 0 else { throw badSnapshot(snapshot, size: nil) }
         let size = snapshot.pointee.size
-        guard size >= minimumSize, size <= Int(Int32.max), size % MemoryLayout<fw_snapshot>.alignment == 0 else {
-            throw ABIFailure(.FW_ERR_INVALID_ARGUMENT,
-                             "snapshot size \(size) is not sizeof(fw_snapshot) (\(minimumSize) or more, a multiple of \(MemoryLayout<fw_snapshot>.alignment))")
+        guard size >= minimumSize, size <= Int(Int32.max), size % alignment == 0 else {
+            throw badSnapshot(snapshot, size: size)
         }
         return size
+    }
+
+    /// Why `declaredSize` refused the snapshot (`size`: its declared size, nil when the pointer
+    /// itself was refused).
+    @inline(never)
+    private static func badSnapshot(_ snapshot: UnsafeMutablePointer<fw_snapshot>?, size: Int?) -> ABIFailure {
+        guard snapshot != nil else { return ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument 'snapshot' is NULL") }
+        guard let size else { return ABIFailure(.FW_ERR_INVALID_ARGUMENT, "snapshot is not aligned for an fw_snapshot") }
+        return ABIFailure(.FW_ERR_INVALID_ARGUMENT,
+                          "snapshot size \(size) is not sizeof(fw_snapshot) (\(minimumSize) or more, a multiple of \(MemoryLayout<fw_snapshot>.alignment))")
     }
 
     /// The caller's text buffer, consumed front to back.
@@ -46,12 +55,16 @@ enum SnapshotWriter {
         /// A text did not fit, so it and every later text were not copied.
         var overflowed = false
 
+        @inline(__always)
         init(_ base: UnsafeMutablePointer<CChar>?, _ capacity: UInt) throws(ABIFailure) {
-            if base == nil && capacity != 0 {
-                throw ABIFailure(.FW_ERR_NULL_ARGUMENT, "buf is NULL but its size is \(capacity)")
-            }
+            if base == nil && capacity != 0 { throw TextBuffer.nullBuffer(capacity) }
             self.base = base
             self.capacity = Int(clamping: capacity)
+        }
+
+        @inline(never)
+        private static func nullBuffer(_ capacity: UInt) -> ABIFailure {
+            ABIFailure(.FW_ERR_NULL_ARGUMENT, "buf is NULL but its size is \(capacity)")
         }
 
         /// Copies `bytes` and a NUL if they fit (and nothing before them overflowed); answers where

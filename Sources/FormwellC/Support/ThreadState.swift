@@ -44,11 +44,17 @@ struct ThreadState {
     }
 
     mutating func record(status: fw_status, message: String, offset: Int64) {
-        // Successes repeat on every call: skip the stores when nothing changes.
-        if status == .FW_OK && self.status == .FW_OK && self.message.isEmpty && self.offset == -1 { return }
         self.status = status
         self.message = message
         self.offset = offset
+    }
+
+    /// Records a success. Inlined: successes repeat on every call, and after the first nothing
+    /// changes, so nothing is stored.
+    @inline(__always)
+    mutating func recordSuccess() {
+        if status == .FW_OK && offset == -1 && message.isEmpty { return }
+        record(status: .FW_OK, message: "", offset: -1)
     }
 
     /// This thread's state, created on first use and freed when the thread exits.
