@@ -61,7 +61,7 @@ extension Form {
             throw .invalidArgument("record \(record) is out of range (\(recordCount) records)")
         }
         guard fields.indices.contains(field) else {
-            throw .invalidArgument("field index \(field) is out of range (\(fields.count) fields)")
+            throw Form.outOfRange(field, count: fields.count)
         }
         for (index, column) in columns.enumerated() {
             try column?.validate(record: record, name: fields[index].id)
@@ -129,7 +129,7 @@ extension Form {
     /// default; a custom validator may word its own instead).
     public func ruleMessage(field: Int, rule: Int) throws(FormError) -> String {
         guard fields.indices.contains(field) else {
-            throw .invalidArgument("field index \(field) is out of range (\(fields.count) fields)")
+            throw Form.outOfRange(field, count: fields.count)
         }
         guard fields[field].rules.indices.contains(rule) else {
             throw .invalidArgument("rule index \(rule) is out of range (field '\(fields[field].id)' has \(fields[field].rules.count) rules)")
@@ -146,7 +146,7 @@ extension Form {
     /// How many synchronous rules the field at `field` has (a rule set counts as its rules).
     public func ruleCount(field: Int) throws(FormError) -> Int {
         guard fields.indices.contains(field) else {
-            throw .invalidArgument("field index \(field) is out of range (\(fields.count) fields)")
+            throw Form.outOfRange(field, count: fields.count)
         }
         return fields[field].rules.count
     }

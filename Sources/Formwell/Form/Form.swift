@@ -187,7 +187,7 @@ public struct Form: Sendable {
         // no dependents is updated in place in the same pass.
         let deferred = try fields.withUnsafeMutableBufferPointer { (buffer) throws(FormError) -> KeystrokeOutcome in
             guard let base = buffer.baseAddress, buffer.indices.contains(index) else {
-                throw .invalidArgument("field index \(index) is out of range (\(buffer.count) fields)")
+                throw Form.outOfRange(index, count: buffer.count)
             }
             let field = base + index
             // A field with normalisers judges its normalised value: the general path below.
@@ -591,11 +591,18 @@ public struct Form: Sendable {
     }
 
     /// The field at `index` as a pointer into `buffer` (a borrow, no copy), or the out-of-range error.
+    /// Inlined, the error built out of line: every state read passes here.
+    @inline(__always)
     static func field(_ index: Int, in buffer: UnsafeBufferPointer<Field>) throws(FormError) -> UnsafePointer<Field> {
         guard let base = buffer.baseAddress, buffer.indices.contains(index) else {
-            throw .invalidArgument("field index \(index) is out of range (\(buffer.count) fields)")
+            throw outOfRange(index, count: buffer.count)
         }
         return base + index
+    }
+
+    @inline(never)
+    static func outOfRange(_ index: Int, count: Int) -> FormError {
+        .invalidArgument("field index \(index) is out of range (\(count) fields)")
     }
 
     /// Every field's state, in registration order.
@@ -629,7 +636,7 @@ public struct Form: Sendable {
 
     private func checkIndex(_ index: Int) throws(FormError) {
         guard fields.indices.contains(index) else {
-            throw .invalidArgument("field index \(index) is out of range (\(fields.count) fields)")
+            throw Form.outOfRange(index, count: fields.count)
         }
     }
 
