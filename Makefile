@@ -43,9 +43,11 @@ setup:
 # (scripts/exports.map), soname libformwell.so.MAJOR. Linked with the toolchain's lld: gold left the
 # localized engine symbols behind in .dynsym (as LOCAL entries), lld drops them. Debug info is left
 # out (--strip-debug: 10.7 -> 9.4 MB); the symbol table stays, so perf and callgrind still name functions.
+# Cross-module optimisation lets the engine's internal functions inline into the C-ABI layer
+# (make bench-ir: 55-60 fewer instructions per fw_field_update_at, 20 KB more library).
 lib: setup $(LIB)
 $(LIB): $(SWIFT_SRC)
-	$(SWIFT) build -c release --product formwell -Xswiftc -static-stdlib -Xswiftc -use-ld=lld \
+	$(SWIFT) build -c release --product formwell -Xswiftc -static-stdlib -Xswiftc -use-ld=lld -Xswiftc -cross-module-optimization \
 	    -Xlinker --version-script=$(abspath scripts/exports.map) -Xlinker -soname=$(SONAME) -Xlinker --strip-debug
 	ln -sf libformwell.so $(RELEASE)/$(SONAME)
 	@touch $@
