@@ -3,7 +3,12 @@ struct Field: Sendable {
     let id: String
     let label: String?
     /// Changed only by `Form.reset(values:)`.
-    var initialValue: String
+    var initialValue: String { didSet { initialBytes = FieldValue(initialValue) } }
+    /// The UTF-8 of the name (the label, else the id) and of the initial value, kept beside the
+    /// strings for state reads: borrowing a string's bytes through the pointer a read reaches the
+    /// field by retained and released the string (twice per snapshot), these are borrowed as is.
+    private var nameBytes: FieldValue
+    private var initialBytes: FieldValue
     /// Appended to only through `append` (which keeps `requiredRule`); settable here for `withRules`.
     var rules: [CompiledRule] = []
     /// The value the rules judge: the normalised value when the field has normalisers.
@@ -78,6 +83,8 @@ struct Field: Sendable {
         self.id = id
         self.label = label
         self.initialValue = initialValue
+        nameBytes = FieldValue(label ?? id)
+        initialBytes = FieldValue(initialValue)
         self.normalizers = normalizers
         let (value, raw) = Field.values(of: FieldValue(initialValue), normalizers: normalizers)
         self.value = value
@@ -105,6 +112,16 @@ struct Field: Sendable {
     mutating func withShownBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         guard var set = raw else { return value.withBytes(body) }
         return set.withBytes(body)
+    }
+
+    /// Calls `body` with the UTF-8 of the field's name (its label, else its id), in place.
+    static func withName<R>(of field: UnsafeMutablePointer<Field>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        field.pointee.nameBytes.withBytes(body)
+    }
+
+    /// Calls `body` with the UTF-8 of the field's initial value, in place.
+    static func withInitial<R>(of field: UnsafeMutablePointer<Field>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        field.pointee.initialBytes.withBytes(body)
     }
 
     /// How other fields' messages name this one.

@@ -578,7 +578,7 @@ public struct Form: Sendable {
         _ failures: StateFailures, _ body: (StateSummary, StateTexts) -> Void
     ) {
         Field.withName(of: field) { name in
-            Field.withUTF8(field.pointee.initialValue) { initial in
+            Field.withInitial(of: field) { initial in
                 field.pointee.value.withBytes { normalized in
                     field.pointee.withShownBytes { value in
                         body(summary, StateTexts(message: message, displayMessage: displayMessage, value: value,

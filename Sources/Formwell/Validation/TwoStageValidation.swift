@@ -338,12 +338,6 @@ extension Field {
     @inline(__always)
     mutating func failureRefInPlace(from source: MessageSource) -> FailureRef { failureRef(from: source) }
 
-    /// Calls `body` with the UTF-8 of the field's name (its label, else its id), in place.
-    static func withName<R>(of field: UnsafeMutablePointer<Field>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        if let label = field.pointee.label { return withUTF8(label, body) }
-        return withUTF8(field.pointee.id, body)
-    }
-
     /// Whether the shown state follows every change right now (else a set-value leaves it as it is).
     func followsChanges(in formMode: ValidationMode) -> Bool {
         switch mode(in: formMode) {
