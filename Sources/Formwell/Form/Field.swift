@@ -208,17 +208,10 @@ struct Field: Sendable {
 
     /// A set-value put new bytes in: an external error ends, the flags follow.
     mutating func valueChanged(to bytes: UnsafeBufferPointer<UInt8>) {
-        externalError = nil
+        // (Tested first: storing nil over nil still called the runtime to release the old value.)
+        if externalError != nil { externalError = nil }
         modifiedSinceSubmit = true
-        // (A static function on the one string: a method call on `self` here copied the whole
-        // field, 424 bytes, on every keystroke.)
-        dirty = Field.differs(initialValue, from: bytes)
-    }
-
-    /// Whether `bytes` differ from `initial`'s UTF-8 (what `dirty` records against the initial value).
-    static func differs(_ initial: String, from bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard initial.utf8.count == bytes.count else { return true }
-        let same = initial.utf8.withContiguousStorageIfAvailable { FieldValue.sameBytes($0, bytes) }
-        return !(same ?? initial.utf8.elementsEqual(bytes))
+        // Against the initial value's bytes, in place (the string itself was retained and released).
+        dirty = !initialBytes.equals(bytes)
     }
 }
