@@ -33,13 +33,6 @@ extension Form {
         if changed { changeCount = next }
     }
 
-    /// The keystroke path's record: one field changed.
-    mutating func stamp(_ position: Int) {
-        guard fields.indices.contains(position) else { return }
-        changeCount &+= 1
-        fields[position].changedAt = changeCount
-    }
-
     /// A counter that goes up with every event that changes a field's observable state (value,
     /// phase, validity, display, messages, flags, presentation) or the form's (submit count, modes).
     public var revision: UInt64 { changeCount }

@@ -182,6 +182,9 @@ public struct Form: Sendable {
         let focused = index == focusedPosition
         let formMode = mode
         let all = errorMode == .all
+        // The revision a change in place is stamped with (a second borrow of the fields to stamp
+        // after the pass cost a uniqueness check and a bounds check).
+        let revision = changeCount &+ 1
         // Fields and rules are reached through pointers into storage borrowed for writing (a
         // non-mutating borrow of a stored array made the compiler copy it, a retain); a field with
         // no dependents is updated in place in the same pass.
@@ -209,19 +212,22 @@ public struct Form: Sendable {
                 field.pointee.store(own)
                 field.pointee.valueChanged(to: value.bytes)
                 if field.pointee.followsChangesInPlace(in: formMode) { field.pointee.rejudge(focused: focused) }
+                field.pointee.changedAt = revision
                 return .done(changed: true)
             }
             let before = field.pointee.trackedInPlace(in: formMode)
             field.pointee.value.replace(with: value)
             field.pointee.store(own)
             if field.pointee.followsChangesInPlace(in: formMode) { field.pointee.rejudge(focused: focused) }
-            return .done(changed: field.pointee.trackedInPlace(in: formMode) != before)
+            let changed = field.pointee.trackedInPlace(in: formMode) != before
+            if changed { field.pointee.changedAt = revision }
+            return .done(changed: changed)
         }
         let own: Evaluation
         let (newValue, newRaw): (FieldValue, FieldValue?)
         switch deferred {
         case .done(let changed):
-            if changed { stamp(index) }
+            if changed { changeCount = revision }
             return
         case .general(let evaluation?):
             (own, newValue, newRaw) = (evaluation, FieldValue(value), nil)
