@@ -107,6 +107,17 @@ struct Field: Sendable {
     /// Whether what was set is empty (read in place).
     var shownIsEmpty: Bool { raw?.isEmpty ?? value.isEmpty }
 
+    /// `body` with the bytes the rules judged and the bytes that were set, borrowed in place: one
+    /// borrow when they are the same value (no normaliser changed it, most fields).
+    static func withValueBytes<R>(
+        of field: UnsafeMutablePointer<Field>, _ body: (_ normalized: UnsafeBufferPointer<UInt8>, _ set: UnsafeBufferPointer<UInt8>) -> R
+    ) -> R {
+        field.pointee.value.withBytes { normalized in
+            guard field.pointee.raw != nil else { return body(normalized, normalized) }
+            return field.pointee.withShownBytes { set in body(normalized, set) }
+        }
+    }
+
     /// The bytes of what was set, borrowed (mutating only so a field reached through a pointer is
     /// not copied; nothing is changed). Without normalisers that is `value` itself.
     mutating func withShownBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {

@@ -585,12 +585,10 @@ public struct Form: Sendable {
     ) {
         Field.withName(of: field) { name in
             Field.withInitial(of: field) { initial in
-                field.pointee.value.withBytes { normalized in
-                    field.pointee.withShownBytes { value in
-                        body(summary, StateTexts(message: message, displayMessage: displayMessage, value: value,
-                                                 normalized: normalized, name: name, initial: initial, hint: hint,
-                                                 failures: failures))
-                    }
+                Field.withValueBytes(of: field) { normalized, value in
+                    body(summary, StateTexts(message: message, displayMessage: displayMessage, value: value,
+                                             normalized: normalized, name: name, initial: initial, hint: hint,
+                                             failures: failures))
                 }
             }
         }
