@@ -3,12 +3,14 @@ struct Field: Sendable {
     let id: String
     let label: String?
     /// Changed only by `Form.reset(values:)`.
-    var initialValue: String { didSet { initialBytes = FieldValue(initialValue) } }
-    /// The UTF-8 of the name (the label, else the id) and of the initial value, kept beside the
-    /// strings for state reads: borrowing a string's bytes through the pointer a read reaches the
-    /// field by retained and released the string (twice per snapshot), these are borrowed as is.
-    private var nameBytes: FieldValue
-    private var initialBytes: FieldValue
+    var initialValue: String { didSet { textBytes = Field.textBytes(name: label ?? id, initial: initialValue) } }
+    /// The UTF-8 of the name (the label, else the id) followed by that of the initial value, kept
+    /// beside the strings for state reads: borrowing a string's bytes through the pointer a read
+    /// reaches the field by retained and released the string (twice per snapshot); these are
+    /// borrowed as they are, both in one borrow.
+    private var textBytes: FieldValue
+    /// Where the initial value starts in `textBytes`.
+    private var nameCount: Int
     /// Appended to only through `append` (which keeps `requiredRule`); settable here for `withRules`.
     var rules: [CompiledRule] = []
     /// The value the rules judge: the normalised value when the field has normalisers.
@@ -83,8 +85,8 @@ struct Field: Sendable {
         self.id = id
         self.label = label
         self.initialValue = initialValue
-        nameBytes = FieldValue(label ?? id)
-        initialBytes = FieldValue(initialValue)
+        nameCount = (label ?? id).utf8.count
+        textBytes = Field.textBytes(name: label ?? id, initial: initialValue)
         self.normalizers = normalizers
         let (value, raw) = Field.values(of: FieldValue(initialValue), normalizers: normalizers)
         self.value = value
@@ -125,14 +127,20 @@ struct Field: Sendable {
         return set.withBytes(body)
     }
 
-    /// Calls `body` with the UTF-8 of the field's name (its label, else its id), in place.
-    static func withName<R>(of field: UnsafeMutablePointer<Field>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        field.pointee.nameBytes.withBytes(body)
+    private static func textBytes(name: String, initial: String) -> FieldValue {
+        FieldValue(Array(name.utf8) + Array(initial.utf8))
     }
 
-    /// Calls `body` with the UTF-8 of the field's initial value, in place.
-    static func withInitial<R>(of field: UnsafeMutablePointer<Field>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        field.pointee.initialBytes.withBytes(body)
+    /// Calls `body` with the UTF-8 of the field's name (its label, else its id) and of its initial
+    /// value, in place.
+    static func withNameAndInitial<R>(
+        of field: UnsafeMutablePointer<Field>, _ body: (_ name: UnsafeBufferPointer<UInt8>, _ initial: UnsafeBufferPointer<UInt8>) -> R
+    ) -> R {
+        let split = field.pointee.nameCount
+        return field.pointee.textBytes.withBytes { texts in
+            let cut = min(split, texts.count)
+            return body(UnsafeBufferPointer(rebasing: texts[..<cut]), UnsafeBufferPointer(rebasing: texts[cut...]))
+        }
     }
 
     /// How other fields' messages name this one.
@@ -223,6 +231,9 @@ struct Field: Sendable {
         if externalError != nil { externalError = nil }
         modifiedSinceSubmit = true
         // Against the initial value's bytes, in place (the string itself was retained and released).
-        dirty = !initialBytes.equals(bytes)
+        let split = nameCount
+        dirty = !textBytes.withBytes { texts in
+            FieldValue.sameBytes(UnsafeBufferPointer(rebasing: texts[min(split, texts.count)...]), bytes)
+        }
     }
 }

@@ -583,13 +583,11 @@ public struct Form: Sendable {
         _ displayMessage: UnsafeBufferPointer<UInt8>, _ hint: UnsafeBufferPointer<UInt8>,
         _ failures: StateFailures, _ body: (StateSummary, StateTexts) -> Void
     ) {
-        Field.withName(of: field) { name in
-            Field.withInitial(of: field) { initial in
-                Field.withValueBytes(of: field) { normalized, value in
-                    body(summary, StateTexts(message: message, displayMessage: displayMessage, value: value,
-                                             normalized: normalized, name: name, initial: initial, hint: hint,
-                                             failures: failures))
-                }
+        Field.withNameAndInitial(of: field) { name, initial in
+            Field.withValueBytes(of: field) { normalized, value in
+                body(summary, StateTexts(message: message, displayMessage: displayMessage, value: value,
+                                         normalized: normalized, name: name, initial: initial, hint: hint,
+                                         failures: failures))
             }
         }
     }
