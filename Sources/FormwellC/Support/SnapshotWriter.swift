@@ -193,7 +193,14 @@ enum SnapshotWriter {
         let params: UnsafeBufferPointer<UInt8>
         let displayCode: UnsafeBufferPointer<UInt8>
         let displayParams: UnsafeBufferPointer<UInt8>
+        /// No failure: codes "" and parameters "{}" for both (most keystrokes).
+        var isNone = false
     }
+
+    /// A field with no failure and an empty code list: code "", params "{}", display code "",
+    /// display params "{}", each with its NUL, and the list's final NUL. The first eight bytes as
+    /// one little-endian word (00 7B 7D 00 00 7B 7D 00), the ninth a NUL.
+    private static let noFailureWord: UInt64 = 0x007D_7B00_007D_7B00
 
     /// `body` with the field's failure texts, read in place: one lookup of the validity's failure,
     /// and a second only when the display names another failure.
@@ -202,7 +209,7 @@ enum SnapshotWriter {
         if failures.isEmpty {
             StaticString("{}").withUTF8Buffer { params in
                 let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-                body(FailureTexts(code: none, params: params, displayCode: none, displayParams: params))
+                body(FailureTexts(code: none, params: params, displayCode: none, displayParams: params, isNone: true))
             }
             return
         }
@@ -283,7 +290,16 @@ enum SnapshotWriter {
             (out.pointee.errors, out.pointee.errors_size) = putList(message)
         }
         if third { out.pointee.normalized = put(strings.normalized) }
-        if let failure {
+        if let failure, failure.isNone, !listed {
+            // The nine bytes in two stores (a copy call per text cost more than the bytes).
+            UnsafeMutableRawPointer(at).storeBytes(of: noFailureWord.littleEndian, as: UInt64.self)
+            at[8] = 0
+            out.pointee.code = UnsafePointer(at)
+            out.pointee.params = UnsafePointer(at + 1)
+            out.pointee.display_code = UnsafePointer(at + 4)
+            out.pointee.display_params = UnsafePointer(at + 5)
+            (out.pointee.error_codes, out.pointee.error_codes_size) = (UnsafePointer(at + 8), 0)
+        } else if let failure {
             out.pointee.code = put(failure.code)
             out.pointee.params = put(failure.params)
             out.pointee.display_code = put(failure.displayCode)
