@@ -3,14 +3,14 @@ struct Field: Sendable {
     let id: String
     let label: String?
     /// Changed only by `Form.reset(values:)`.
-    var initialValue: String { didSet { textBytes = Field.textBytes(name: label ?? id, initial: initialValue) } }
+    var initialValue: String { didSet { textBytes = Field.textBytes(name: displayName, initial: initialValue) } }
     /// The UTF-8 of the name (the label, else the id) followed by that of the initial value, kept
     /// beside the strings for state reads: borrowing a string's bytes through the pointer a read
     /// reaches the field by retained and released the string (twice per snapshot); these are
     /// borrowed as they are, both in one borrow.
     private var textBytes: FieldValue
     /// Where the initial value starts in `textBytes`.
-    private var nameCount: Int
+    private let nameCount: Int
     /// Appended to only through `append` (which keeps `requiredRule`); settable here for `withRules`.
     var rules: [CompiledRule] = []
     /// The value the rules judge: the normalised value when the field has normalisers.
@@ -85,8 +85,9 @@ struct Field: Sendable {
         self.id = id
         self.label = label
         self.initialValue = initialValue
-        nameCount = (label ?? id).utf8.count
-        textBytes = Field.textBytes(name: label ?? id, initial: initialValue)
+        let name = label ?? id  // displayName, before self is whole
+        nameCount = name.utf8.count
+        textBytes = Field.textBytes(name: name, initial: initialValue)
         self.normalizers = normalizers
         let (value, raw) = Field.values(of: FieldValue(initialValue), normalizers: normalizers)
         self.value = value
@@ -136,8 +137,15 @@ struct Field: Sendable {
     static func withNameAndInitial<R>(
         of field: UnsafeMutablePointer<Field>, _ body: (_ name: UnsafeBufferPointer<UInt8>, _ initial: UnsafeBufferPointer<UInt8>) -> R
     ) -> R {
-        let split = field.pointee.nameCount
-        return field.pointee.textBytes.withBytes { texts in
+        field.pointee.withNameAndInitial(body)
+    }
+
+    /// The same on the field itself (mutating only so that it is borrowed, not copied).
+    private mutating func withNameAndInitial<R>(
+        _ body: (_ name: UnsafeBufferPointer<UInt8>, _ initial: UnsafeBufferPointer<UInt8>) -> R
+    ) -> R {
+        let split = nameCount
+        return textBytes.withBytes { texts in
             let cut = min(split, texts.count)
             return body(UnsafeBufferPointer(rebasing: texts[..<cut]), UnsafeBufferPointer(rebasing: texts[cut...]))
         }
@@ -231,9 +239,6 @@ struct Field: Sendable {
         if externalError != nil { externalError = nil }
         modifiedSinceSubmit = true
         // Against the initial value's bytes, in place (the string itself was retained and released).
-        let split = nameCount
-        dirty = !textBytes.withBytes { texts in
-            FieldValue.sameBytes(UnsafeBufferPointer(rebasing: texts[min(split, texts.count)...]), bytes)
-        }
+        dirty = !withNameAndInitial { _, initial in FieldValue.sameBytes(initial, bytes) }
     }
 }

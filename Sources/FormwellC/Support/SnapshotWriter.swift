@@ -197,10 +197,9 @@ enum SnapshotWriter {
         var isNone = false
     }
 
-    /// A field with no failure and an empty code list: code "", params "{}", display code "",
-    /// display params "{}", each with its NUL, and the list's final NUL. The first eight bytes as
-    /// one little-endian word (00 7B 7D 00 00 7B 7D 00), the ninth a NUL.
-    private static let noFailureWord: UInt64 = 0x007D_7B00_007D_7B00
+    /// The fourth version's texts of a field with no failure and an empty code list: code "",
+    /// params "{}", display code "", display params "{}", each with its NUL, and the list's final NUL.
+    private static let noFailureBlock: StaticString = "\0{}\0\0{}\0\0"
 
     /// `body` with the field's failure texts, read in place: one lookup of the validity's failure,
     /// and a second only when the display names another failure.
@@ -291,9 +290,8 @@ enum SnapshotWriter {
         }
         if third { out.pointee.normalized = put(strings.normalized) }
         if let failure, failure.isNone, !listed {
-            // The nine bytes in two stores (a copy call per text cost more than the bytes).
-            UnsafeMutableRawPointer(at).storeBytes(of: noFailureWord.littleEndian, as: UInt64.self)
-            at[8] = 0
+            // The nine bytes in one copy (a copy per text cost more than the bytes).
+            copyBytes(noFailureBlock.utf8Start, to: at, count: noFailureBlock.utf8CodeUnitCount)
             out.pointee.code = UnsafePointer(at)
             out.pointee.params = UnsafePointer(at + 1)
             out.pointee.display_code = UnsafePointer(at + 4)
