@@ -57,6 +57,47 @@ import Testing
         }
     }
 
+    /// The texts `readState` borrows from a failing rule's bytes (message, hint, code, parameters)
+    /// must be the rule's strings as `state(at:)` words them, in every locale the form moves to.
+    @Test("in-place failure texts follow the rule's strings across locale changes")
+    func inPlaceFailureTextsFollowLocale() throws {
+        var form = try FieldIndexAndSnapshotTests.registration()
+        try form.setValue("not-an-email", for: "email")
+        try form.touch("email")
+        try form.setValue("ab", for: "username")
+        try form.touch("username")
+        try form.setValue("short", for: "password")
+        try form.focus("password")  // lenient stage: invalid, nothing displayed yet
+        for locale in ["fr", "en", "fr"] {
+            try form.setLocale(locale)
+            for index in 0..<form.fieldCount {
+                let state = try form.state(at: index)
+                var texts: (message: String, hint: String, code: String, params: String)?
+                try withUnsafeMutablePointer(to: &form) { (pointer) throws(FormError) in
+                    try Form.readState(of: pointer, at: index) { _, read in
+                        var failure = ("", "")
+                        read.failures.withFailure(.validity) { code, params in
+                            failure = (String(decoding: code, as: UTF8.self), String(decoding: params, as: UTF8.self))
+                        }
+                        texts = (String(decoding: read.message, as: UTF8.self), String(decoding: read.hint, as: UTF8.self),
+                                 failure.0, failure.1)
+                    }
+                }
+                let read = try #require(texts)
+                #expect(read.message == (state.message ?? ""), "\(locale): message of #\(index)")
+                #expect(read.hint == state.accessibilityHint, "\(locale): hint of #\(index)")
+                #expect(read.code == state.code && read.params == state.params, "\(locale): code and params of #\(index)")
+            }
+        }
+        // The texts really changed with the locale (the comparison above is not between empties).
+        let french = try form.state(of: "username").message
+        try form.setLocale("en")
+        let english = try form.state(of: "username").message
+        #expect(french != nil && french != english)
+        let hint = try form.state(of: "email").accessibilityHint
+        #expect(!hint.isEmpty)
+    }
+
     @Test("index-named events move the form exactly as id-named ones")
     func indexEventsMatchIdEvents() throws {
         var byID = try Self.registration()

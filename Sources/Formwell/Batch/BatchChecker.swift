@@ -137,11 +137,15 @@ struct BatchChecker: @unchecked Sendable {
     /// The message a failing cell shows, when it is not its rule's fixed one (a custom validator's
     /// own words, a pattern over its limits), and whether the limits were hit.
     func special(_ field: Int, _ verdict: (rule: Int, evaluation: Evaluation?)) -> (message: String?, limit: Bool) {
-        guard let evaluation = verdict.evaluation, case .invalid(let message) = evaluation.validity else {
-            return (nil, false)
+        guard let evaluation = verdict.evaluation else { return (nil, false) }
+        let rule = rules[ruleRanges[field].lowerBound + verdict.rule]
+        let message: String
+        switch evaluation.verdict {
+        case .ruleFailure: message = rule.failureMessage(limitExceeded: evaluation.limitExceeded)
+        case .invalid(let text): message = text
+        case .empty, .valid: return (nil, false)
         }
-        let fixed = rules[ruleRanges[field].lowerBound + verdict.rule].failure
-        return (message == fixed ? nil : message, evaluation.limitExceeded)
+        return (message == rule.failure ? nil : message, evaluation.limitExceeded)
     }
 
     /// Judges records `range` into `result` (each record's cells and flag are written by exactly

@@ -25,7 +25,8 @@ struct Field: Sendable {
     var secret = false
     /// The verdict of every rule but `required` on `value` (`.empty` when the value is empty),
     /// refreshed by each event so that queries never run a validator.
-    var outcome: Validity = .empty
+    /// Its failing rule's own message is named, not held (`RuleVerdict`); `outcomeValidity` says it.
+    var outcome: RuleVerdict = .empty
     /// Index of the rule `outcome` comes from when it is invalid.
     var failingRule: Int?
     /// Whether `outcome` comes from a pattern that hit its match limits.
@@ -204,13 +205,26 @@ struct Field: Sendable {
 
     /// Stores a verdict computed for this field (on `value`, its new value when one was set).
     mutating func store(_ evaluation: Evaluation) {
-        outcome = evaluation.validity
+        outcome = evaluation.verdict
         failingRule = evaluation.rule
         limitExceeded = evaluation.limitExceeded
         conditionalRequirement = evaluation.requirement
-        if !(moreFailures.isEmpty && evaluation.moreFailures.isEmpty) {
-            moreFailures = evaluation.moreFailures
-            moreCodes = evaluation.moreCodes
+        if let later = evaluation.later {
+            (moreFailures, moreCodes) = (later.messages, later.codes)
+        } else if !moreFailures.isEmpty {
+            (moreFailures, moreCodes) = ([], [])
+        }
+    }
+
+    /// `outcome` as a validity, its message in words.
+    var outcomeValidity: Validity {
+        switch outcome {
+        case .empty: return .empty
+        case .valid: return .valid
+        case .invalid(let message): return .invalid(message)
+        case .ruleFailure:
+            guard let index = failingRule, rules.indices.contains(index) else { return .invalid("") }
+            return .invalid(rules[index].failureMessage(limitExceeded: limitExceeded))
         }
     }
 

@@ -65,6 +65,11 @@ struct CompiledRule: Sendable {
     let params: String
     /// The stable failure code (`min_length`).
     var code: String { descriptor.code }
+    /// The UTF-8 of `failure`, `limitFailure`, `hint`, `code` and `params`, for state reads in place
+    /// (made again whenever `localize` words them again).
+    /// (Settable here only so a read can borrow it in place: `RuleTexts` has no mutating member
+    /// that changes it.)
+    var texts = RuleTexts(failure: "", limitFailure: "", hint: "", code: "", params: "")
     /// The checked arguments and the names the templates use (this field's and the named one's),
     /// kept so a new locale can word the rule again.
     private let arguments: [String: RuleArgument]
@@ -162,6 +167,7 @@ struct CompiledRule: Sendable {
             ?? catalog.message(descriptor.code, valuesWhenNeeded: values)
         hint = source.hint.map { catalog.fillOwn($0, valuesWhenNeeded: values) } ?? catalog.hint(code, valuesWhenNeeded: values)
         limitFailure = catalog.patternLimitMessage
+        texts = RuleTexts(failure: failure, limitFailure: limitFailure, hint: hint, code: code, params: params)
     }
 
     /// The arguments as a JSON object, keys sorted: integers as numbers, decimals and strings as
@@ -184,7 +190,7 @@ struct CompiledRule: Sendable {
     private static let noParams = JSONWriter.write(.object([]))
 
     /// The verdict of a rule judged outside the inline cases (`Quick.other`) on a non-empty value.
-    func slowVerdict(on value: Subject, valueAt: (Int) -> PeerValue?) throws(FormError) -> Validity {
+    func slowVerdict(on value: Subject, valueAt: (Int) -> PeerValue?) throws(FormError) -> RuleVerdict {
         let passes: Bool
         switch check {
         case .required, .pattern, .condition:
@@ -193,7 +199,7 @@ struct CompiledRule: Sendable {
             let length = unit.count(value)
             passes = max ? length <= count : length >= count
         case .peer(_, let position, let equal):
-            guard let other = valueAt(position) else { return equal ? .invalid(failure) : .valid }
+            guard let other = valueAt(position) else { return equal ? .ruleFailure : .valid }
             passes = value.equals(other) == equal
         case .custom(let validator):
             let answer: CustomValidator.Verdict
@@ -204,19 +210,22 @@ struct CompiledRule: Sendable {
             }
             switch answer {
             case .valid: return .valid
-            case .invalid(let own): return .invalid(message ?? own ?? failure)
+            case .invalid(let own):
+                // The rule's own message as given (unfilled), else the validator's words, else the failure.
+                guard let text = message ?? own else { return .ruleFailure }
+                return .invalid(text)
             }
         case .url(let schemes):
             passes = URLCheck.isValid(value, schemes: schemes)
         case .passwordStrength(let minimum):
             passes = PasswordStrength.score(value) >= minimum
         case .number(let integer, let min, let max):
-            guard let number = DecimalText(utf8: value.utf8, allowFraction: !integer) else { return .invalid(failure) }
+            guard let number = DecimalText(utf8: value.utf8, allowFraction: !integer) else { return .ruleFailure }
             passes = !(min.map { number < $0 } ?? false) && !(max.map { $0 < number } ?? false)
         case .list(let values, let member):
             passes = values.contains(value.string) == member
         }
-        return passes ? .valid : .invalid(failure)
+        return passes ? .valid : .ruleFailure
     }
 }
 
@@ -268,6 +277,13 @@ extension Field {
     /// The rules as a buffer, borrowed in place (a mutating method, so a field reached through a
     /// pointer is not copied first, nor its rules array retained around the call; nothing is
     /// changed). Throwing or not, as `body` is.
+    /// `withRules` with the buffer mutable, for borrowing each rule's `texts` in place (nothing is
+    /// changed).
+    mutating func withMutableRules<R>(_ body: (UnsafeMutableBufferPointer<CompiledRule>) -> R) -> R {
+        guard !rules.isEmpty else { return body(UnsafeMutableBufferPointer(start: nil, count: 0)) }
+        return rules.withUnsafeMutableBufferPointer { rules in body(rules) }
+    }
+
     mutating func withRules<R, E: Error>(
         _ body: (UnsafeBufferPointer<CompiledRule>) throws(E) -> R
     ) throws(E) -> R {
@@ -334,14 +350,15 @@ extension Field {
                 first = Evaluation(failure, limitExceeded: limited, rule: index)
                 continue
             }
-            if let text = failure.message {
-                more.append(text)
-                moreCodes.append(limited ? FailureCode.patternLimit : rules[index].code)
+            switch failure {
+            case .ruleFailure: more.append(rules[index].failureMessage(limitExceeded: limited))
+            case .invalid(let text): more.append(text)
+            case .empty, .valid: continue
             }
+            moreCodes.append(limited ? FailureCode.patternLimit : rules[index].code)
         }
         guard var verdict = first else { return Evaluation(.valid) }
-        verdict.moreFailures = more
-        verdict.moreCodes = moreCodes
+        if !more.isEmpty { verdict.later = LaterFailures(messages: more, codes: moreCodes) }
         return verdict
     }
 
@@ -352,23 +369,23 @@ extension Field {
     private static func failure(
         of value: Subject, rule index: Int, in rules: UnsafeBufferPointer<CompiledRule>, id: () -> String,
         valueAt: (Int) -> PeerValue?, matchContext: OpaquePointer?
-    ) throws(FormError) -> (Validity, Bool)? {
+    ) throws(FormError) -> (RuleVerdict, Bool)? {
         switch rules[index].quick {
         case .required, .condition:
             return nil
         case .pattern(let code, let jit, let pattern):
             switch Pattern.matchWhole(value.utf8, code: code, jit: jit, pattern: pattern, context: matchContext) {
             case .match: return nil
-            case .noMatch: return (.invalid(rules[index].failure), false)
-            case .limitExceeded: return (.invalid(rules[index].limitFailure), true)
+            case .noMatch: return (.ruleFailure, false)
+            case .limitExceeded: return (.ruleFailure, true)
             case .failed(let detail): throw .internalError("PCRE2 match failed: \(detail)")
             }
         case .minLength(let count):
-            return value.characterCount >= count ? nil : (.invalid(rules[index].failure), false)
+            return value.characterCount >= count ? nil : (.ruleFailure, false)
         case .maxLength(let count):
-            return value.characterCount <= count ? nil : (.invalid(rules[index].failure), false)
+            return value.characterCount <= count ? nil : (.ruleFailure, false)
         case .other:
-            let failure: Validity
+            let failure: RuleVerdict
             do throws(FormError) {
                 failure = try rules[index].slowVerdict(on: value, valueAt: valueAt)
             } catch .callbackFailed(let detail) {

@@ -50,7 +50,7 @@ extension Field {
     @inline(__always)
     var verdict: Validity {
         // (Case patterns, not `==`: comparing with `==` copied the stored verdict, a retain.)
-        guard case .valid = outcome, !asyncStatus.isEmpty else { return outcome }
+        guard case .valid = outcome, !asyncStatus.isEmpty else { return outcomeValidity }
         var failure: Validity?
         for status in asyncStatus {
             switch status {
@@ -81,8 +81,7 @@ extension Field {
         // Read without making the verdict (a copy of its message) unless asynchronous rules decide it.
         switch outcome {
         case .empty: return .empty
-        case .invalid: return .invalid
-        case .pending: return .pending
+        case .invalid, .ruleFailure: return .invalid
         case .valid: return asyncStatus.isEmpty ? .valid : Field.kind(of: verdict)
         }
     }
@@ -262,8 +261,16 @@ extension Field {
         case .required: return withUTF8(field.pointee.requiredMessage, body)
         case .external: return withUTF8(field.pointee.externalError, body)
         case .outcome:
-            if field.pointee.asyncStatus.isEmpty, let result = field.pointee.outcome.withInvalidMessage(body) {
-                return result
+            if field.pointee.asyncStatus.isEmpty {
+                // The failing rule's own message (most failures): borrowed from the rule in place.
+                if case .ruleFailure = field.pointee.outcome, let index = field.pointee.failingRule {
+                    let limited = field.pointee.limitExceeded
+                    return field.pointee.withMutableRules { rules in
+                        guard rules.indices.contains(index) else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+                        return rules[index].texts.with(limited ? .limitFailure : .failure, body)
+                    }
+                }
+                if let result = field.pointee.outcome.withInvalidMessage(body) { return result }
             }
             return withUTF8(field.pointee.verdict.message, body)
         }
@@ -281,9 +288,9 @@ extension Field {
         case .none, .external, .required, .patternLimit:
             ref.fixedCode.withUTF8Buffer { code in noParameters.withUTF8Buffer { params in body(code, params) } }
         case .rule(let index):
-            field.pointee.withRules { rules in
+            field.pointee.withMutableRules { rules in
                 guard rules.indices.contains(index) else { return }
-                withUTF8(rules[index].code) { code in withUTF8(rules[index].params) { params in body(code, params) } }
+                rules[index].texts.withCodeAndParams(body)
             }
         case .async:
             // An asynchronous rule's failure (rare): worked out as strings.
@@ -300,8 +307,8 @@ extension Field {
         case .none: return body(UnsafeBufferPointer(start: nil, count: 0))
         case .outcome where !field.pointee.limitExceeded && field.pointee.asyncStatus.isEmpty:
             guard let index = field.pointee.failingRule else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
-            return field.pointee.withRules { rules in
-                rules.indices.contains(index) ? withUTF8(rules[index].hint, body) : body(UnsafeBufferPointer(start: nil, count: 0))
+            return field.pointee.withMutableRules { rules in
+                rules.indices.contains(index) ? rules[index].texts.with(.hint, body) : body(UnsafeBufferPointer(start: nil, count: 0))
             }
         default: return withUTF8(field.pointee.hint(from: source), body)
         }
