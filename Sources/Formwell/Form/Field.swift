@@ -252,7 +252,8 @@ struct Field: Sendable {
         // (Tested first: storing nil over nil still called the runtime to release the old value.)
         if externalError != nil { externalError = nil }
         modifiedSinceSubmit = true
-        // Against the initial value's bytes, in place (the string itself was retained and released).
-        dirty = !withNameAndInitial { _, initial in FieldValue.sameBytes(initial, bytes) }
+        // Against the initial value's bytes, in place (the string itself was retained and released);
+        // a value of another length differs without a look at them.
+        dirty = textBytes.count &- nameCount != bytes.count || !withNameAndInitial { _, initial in FieldValue.sameBytes(initial, bytes) }
     }
 }

@@ -70,7 +70,9 @@ struct FieldValue: Sendable {
     /// Whether the value's bytes are exactly `bytes` (memcmp: a keystroke on a megabyte value must
     /// not walk it byte by byte, least of all in a debug build).
     mutating func equals(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        withBytes { own in FieldValue.sameBytes(own, bytes) }
+        // Lengths first: a keystroke changes the length, and then the storage is not borrowed.
+        guard count == bytes.count else { return false }
+        return withBytes { own in FieldValue.sameBytes(own, bytes) }
     }
 
     /// Whether two values hold the same bytes.
