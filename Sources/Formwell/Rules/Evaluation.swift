@@ -4,7 +4,7 @@ struct Evaluation: Equatable, Sendable {
     let verdict: RuleVerdict
     /// A pattern hit its match limits: the value was not judged, only refused.
     let limitExceeded: Bool
-    /// Index of the rule that failed, when `validity` is invalid.
+    /// Index of the rule that failed, when `verdict` is a failure.
     let rule: Int?
     /// Error mode `all`: the failures after `rule`, nil when there are none. One reference, not
     /// two arrays: every keystroke destroys its verdict, and releasing two empty arrays was two
