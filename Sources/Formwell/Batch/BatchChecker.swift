@@ -142,7 +142,7 @@ struct BatchChecker: @unchecked Sendable {
         let message: String
         switch evaluation.verdict {
         case .ruleFailure: message = rule.failureMessage(limitExceeded: evaluation.limitExceeded)
-        case .invalid(let text): message = text
+        case .worded: message = evaluation.words ?? ""
         case .empty, .valid: return (nil, false)
         }
         return (message == rule.failure ? nil : message, evaluation.limitExceeded)

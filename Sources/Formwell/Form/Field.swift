@@ -27,6 +27,8 @@ struct Field: Sendable {
     /// refreshed by each event so that queries never run a validator.
     /// Its failing rule's own message is named, not held (`RuleVerdict`); `outcomeValidity` says it.
     var outcome: RuleVerdict = .empty
+    /// The message of a `.worded` outcome (a custom validator's words), else nil.
+    var outcomeWords: String?
     /// Index of the rule `outcome` comes from when it is invalid.
     var failingRule: Int?
     /// Whether `outcome` comes from a pattern that hit its match limits.
@@ -206,10 +208,12 @@ struct Field: Sendable {
     /// Stores a verdict computed for this field (on `value`, its new value when one was set).
     mutating func store(_ evaluation: Evaluation) {
         outcome = evaluation.verdict
+        // (Tested first: storing nil over nil still called the runtime to release the old value.)
+        if outcomeWords != nil || evaluation.details != nil { outcomeWords = evaluation.words }
         failingRule = evaluation.rule
         limitExceeded = evaluation.limitExceeded
         conditionalRequirement = evaluation.requirement
-        if let later = evaluation.later {
+        if evaluation.details != nil, let later = evaluation.later {
             (moreFailures, moreCodes) = (later.messages, later.codes)
         } else if !moreFailures.isEmpty {
             (moreFailures, moreCodes) = ([], [])
@@ -221,7 +225,7 @@ struct Field: Sendable {
         switch outcome {
         case .empty: return .empty
         case .valid: return .valid
-        case .invalid(let message): return .invalid(message)
+        case .worded: return .invalid(outcomeWords ?? "")
         case .ruleFailure:
             guard let index = failingRule, rules.indices.contains(index) else { return .invalid("") }
             return .invalid(rules[index].failureMessage(limitExceeded: limitExceeded))

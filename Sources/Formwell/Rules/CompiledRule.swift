@@ -189,17 +189,18 @@ struct CompiledRule: Sendable {
     /// The parameters of a rule without any (`{}`), written once.
     private static let noParams = JSONWriter.write(.object([]))
 
-    /// The verdict of a rule judged outside the inline cases (`Quick.other`) on a non-empty value.
-    func slowVerdict(on value: Subject, valueAt: (Int) -> PeerValue?) throws(FormError) -> RuleVerdict {
+    /// The failure of a rule judged outside the inline cases (`Quick.other`) on a non-empty value;
+    /// nil when it passes.
+    func slowVerdict(on value: Subject, valueAt: (Int) -> PeerValue?) throws(FormError) -> RuleFailure? {
         let passes: Bool
         switch check {
         case .required, .pattern, .condition:
-            return .valid  // judged by the quick path, never sent here
+            return nil  // judged by the quick path, never sent here
         case .length(let max, let count, let unit):
             let length = unit.count(value)
             passes = max ? length <= count : length >= count
         case .peer(_, let position, let equal):
-            guard let other = valueAt(position) else { return equal ? .ruleFailure : .valid }
+            guard let other = valueAt(position) else { return equal ? .own : nil }
             passes = value.equals(other) == equal
         case .custom(let validator):
             let answer: CustomValidator.Verdict
@@ -209,23 +210,23 @@ struct CompiledRule: Sendable {
                 throw .callbackFailed(String(describing: error))
             }
             switch answer {
-            case .valid: return .valid
+            case .valid: return nil
             case .invalid(let own):
                 // The rule's own message as given (unfilled), else the validator's words, else the failure.
-                guard let text = message ?? own else { return .ruleFailure }
-                return .invalid(text)
+                guard let text = message ?? own else { return .own }
+                return .worded(text)
             }
         case .url(let schemes):
             passes = URLCheck.isValid(value, schemes: schemes)
         case .passwordStrength(let minimum):
             passes = PasswordStrength.score(value) >= minimum
         case .number(let integer, let min, let max):
-            guard let number = DecimalText(utf8: value.utf8, allowFraction: !integer) else { return .ruleFailure }
+            guard let number = DecimalText(utf8: value.utf8, allowFraction: !integer) else { return .own }
             passes = !(min.map { number < $0 } ?? false) && !(max.map { $0 < number } ?? false)
         case .list(let values, let member):
             passes = values.contains(value.string) == member
         }
-        return passes ? .valid : .ruleFailure
+        return passes ? nil : .own
     }
 }
 
@@ -351,14 +352,13 @@ extension Field {
                 continue
             }
             switch failure {
-            case .ruleFailure: more.append(rules[index].failureMessage(limitExceeded: limited))
-            case .invalid(let text): more.append(text)
-            case .empty, .valid: continue
+            case .own: more.append(rules[index].failureMessage(limitExceeded: limited))
+            case .worded(let text): more.append(text)
             }
             moreCodes.append(limited ? FailureCode.patternLimit : rules[index].code)
         }
         guard var verdict = first else { return Evaluation(.valid) }
-        if !more.isEmpty { verdict.later = LaterFailures(messages: more, codes: moreCodes) }
+        if !more.isEmpty { verdict.setLater(messages: more, codes: moreCodes) }
         return verdict
     }
 
@@ -369,29 +369,29 @@ extension Field {
     private static func failure(
         of value: Subject, rule index: Int, in rules: UnsafeBufferPointer<CompiledRule>, id: () -> String,
         valueAt: (Int) -> PeerValue?, matchContext: OpaquePointer?
-    ) throws(FormError) -> (RuleVerdict, Bool)? {
+    ) throws(FormError) -> (RuleFailure, Bool)? {
         switch rules[index].quick {
         case .required, .condition:
             return nil
         case .pattern(let code, let jit, let pattern):
             switch Pattern.matchWhole(value.utf8, code: code, jit: jit, pattern: pattern, context: matchContext) {
             case .match: return nil
-            case .noMatch: return (.ruleFailure, false)
-            case .limitExceeded: return (.ruleFailure, true)
+            case .noMatch: return (.own, false)
+            case .limitExceeded: return (.own, true)
             case .failed(let detail): throw .internalError("PCRE2 match failed: \(detail)")
             }
         case .minLength(let count):
-            return value.characterCount >= count ? nil : (.ruleFailure, false)
+            return value.characterCount >= count ? nil : (.own, false)
         case .maxLength(let count):
-            return value.characterCount <= count ? nil : (.ruleFailure, false)
+            return value.characterCount <= count ? nil : (.own, false)
         case .other:
-            let failure: RuleVerdict
+            let failure: RuleFailure?
             do throws(FormError) {
                 failure = try rules[index].slowVerdict(on: value, valueAt: valueAt)
             } catch .callbackFailed(let detail) {
                 throw .callbackFailed("custom validator of field '\(id())' failed: \(detail)")
             }
-            return failure == .valid ? nil : (failure, false)
+            return failure.map { ($0, false) }
         }
     }
 }

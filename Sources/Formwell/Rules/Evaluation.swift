@@ -6,28 +6,57 @@ struct Evaluation: Equatable, Sendable {
     let limitExceeded: Bool
     /// Index of the rule that failed, when `verdict` is a failure.
     let rule: Int?
-    /// Error mode `all`: the failures after `rule`, nil when there are none. One reference, not
-    /// two arrays: every keystroke destroys its verdict, and releasing two empty arrays was two
-    /// calls into the runtime.
-    var later: LaterFailures?
+    /// What few verdicts carry (a custom validator's words, error mode `all`'s later failures),
+    /// nil for the rest. One reference, not a string and two arrays: every keystroke destroys its
+    /// evaluation, and destroying those cost calls into the runtime even when they were empty.
+    private(set) var details: Details?
     /// On an empty value: the conditional rule (`required_if`, …) that makes the field required now.
     var requirement: Int?
 
-    init(_ verdict: RuleVerdict, limitExceeded: Bool = false, rule: Int? = nil) {
+    /// A verdict without a failure (empty, valid).
+    init(_ verdict: RuleVerdict) {
         self.verdict = verdict
+        limitExceeded = false
+        rule = nil
+    }
+
+    /// Rule `rule`'s failure.
+    init(_ failure: RuleFailure, limitExceeded: Bool, rule: Int) {
+        switch failure {
+        case .own: verdict = .ruleFailure
+        case .worded(let text):
+            verdict = .worded
+            details = Details(words: text)
+        }
         self.limitExceeded = limitExceeded
         self.rule = rule
     }
-}
 
-/// The failures after the first (error mode `all`): their messages and codes, in rule order.
-final class LaterFailures: Equatable, Sendable {
-    let messages: [String]
-    let codes: [String]
+    /// The message of a `.worded` verdict (a custom validator's words), else nil.
+    var words: String? { details?.words }
 
-    init(messages: [String], codes: [String]) {
-        (self.messages, self.codes) = (messages, codes)
+    /// Error mode `all`: the messages of the rules failing after `rule`, and their codes.
+    var later: (messages: [String], codes: [String])? {
+        guard let details, !details.laterMessages.isEmpty else { return nil }
+        return (details.laterMessages, details.laterCodes)
     }
 
-    static func == (a: LaterFailures, b: LaterFailures) -> Bool { a.messages == b.messages && a.codes == b.codes }
+    /// Adds error mode `all`'s later failures (messages and codes, in rule order).
+    mutating func setLater(messages: [String], codes: [String]) {
+        details = Details(words: details?.words, laterMessages: messages, laterCodes: codes)
+    }
+
+    final class Details: Equatable, Sendable {
+        let words: String?
+        let laterMessages: [String]
+        let laterCodes: [String]
+
+        init(words: String?, laterMessages: [String] = [], laterCodes: [String] = []) {
+            (self.words, self.laterMessages, self.laterCodes) = (words, laterMessages, laterCodes)
+        }
+
+        static func == (a: Details, b: Details) -> Bool {
+            a.words == b.words && a.laterMessages == b.laterMessages && a.laterCodes == b.laterCodes
+        }
+    }
 }

@@ -81,7 +81,7 @@ extension Field {
         // Read without making the verdict (a copy of its message) unless asynchronous rules decide it.
         switch outcome {
         case .empty: return .empty
-        case .invalid, .ruleFailure: return .invalid
+        case .ruleFailure, .worded: return .invalid
         case .valid: return asyncStatus.isEmpty ? .valid : Field.kind(of: verdict)
         }
     }
@@ -270,7 +270,7 @@ extension Field {
                         return rules[index].texts.with(limited ? .limitFailure : .failure, body)
                     }
                 }
-                if let result = field.pointee.outcome.withInvalidMessage(body) { return result }
+                if case .worded = field.pointee.outcome { return withUTF8(field.pointee.outcomeWords, body) }
             }
             return withUTF8(field.pointee.verdict.message, body)
         }
