@@ -512,6 +512,18 @@ public struct Form: Sendable {
                 Form.readTexts(of: field, summary, none, none, none, failures, body)
                 return
             }
+            // The failing rule's own message (an invalid value: typed into a field not yet touched,
+            // or shown as its error): its message, hint, code and parameters in one borrow.
+            if view.source == .outcome && (view.shownSource == .none || view.shownSource == .outcome) {
+                let read: Bool? = Field.withOwnFailure(of: field) { message, hint, code, params in
+                    let shown = view.shownSource == .none ? none : message
+                    let shownHint = view.display == .error && view.shownSource != .none ? hint : none
+                    Form.readTexts(of: field, summary, message, shown, shownHint,
+                                   failures.with(sourceCode: code, params: params), body)
+                    return true
+                }
+                if read != nil { return }
+            }
             // Nothing shown yet (an invalid value typed into a field not yet touched): one look-up.
             if view.shownSource == .none {
                 Field.withMessage(of: field, view.source) { message in

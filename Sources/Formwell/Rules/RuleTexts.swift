@@ -50,6 +50,23 @@ struct RuleTexts: Sendable {
         }
     }
 
+    /// `body` over the UTF-8 of the failure message, the hint, the code and the parameters, in one
+    /// borrow: everything a state read of this rule's failure copies.
+    @inline(__always)
+    mutating func withFailureParts<R>(
+        _ body: (_ failure: UnsafeBufferPointer<UInt8>, _ hint: UnsafeBufferPointer<UInt8>,
+                 _ code: UnsafeBufferPointer<UInt8>, _ params: UnsafeBufferPointer<UInt8>) -> R
+    ) -> R {
+        let (failure, hint, code, params) = (bounds(.failure), bounds(.hint), bounds(.code), bounds(.params))
+        return bytes.withUnsafeMutableBufferPointer { all in
+            let count = all.count
+            func part(_ range: (start: Int, end: Int)) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(rebasing: all[min(range.start, count)..<min(range.end, count)])
+            }
+            return body(part(failure), part(hint), part(code), part(params))
+        }
+    }
+
     /// `body` over the UTF-8 of the code and of the parameters, in one borrow.
     @inline(__always)
     mutating func withCodeAndParams(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {

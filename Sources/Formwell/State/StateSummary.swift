@@ -59,6 +59,9 @@ public struct StateFailures {
     let source: Field.MessageSource
     let shownSource: Field.MessageSource
     let carriesMore: Bool
+    /// The code and parameters of the failure `source` names, when the reader already borrowed
+    /// them (`Field.withOwnFailure`): handed out as they are, with no second look-up.
+    private var sourceTexts: (code: UnsafeBufferPointer<UInt8>, params: UnsafeBufferPointer<UInt8>)?
 
     /// A kept shown state's codes.
     init(field: UnsafeMutablePointer<Field>, kept: UnsafePointer<ShownState>) {
@@ -70,6 +73,13 @@ public struct StateFailures {
         (self.field, kept, self.source, self.shownSource, self.carriesMore) = (field, nil, source, shownSource, carriesMore)
     }
 
+    /// The same, with the code and parameters of `source`'s failure already borrowed.
+    func with(sourceCode code: UnsafeBufferPointer<UInt8>, params: UnsafeBufferPointer<UInt8>) -> StateFailures {
+        var failures = self
+        failures.sourceTexts = (code, params)
+        return failures
+    }
+
     /// Calls `body` with the UTF-8 of the failure's code ("" for none) and parameters ("{}").
     public func withFailure(_ which: Which, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
         if let kept {
@@ -78,7 +88,12 @@ public struct StateFailures {
             Field.withUTF8(code) { code in Field.withUTF8(params) { params in body(code, params) } }
             return
         }
-        Field.withFailure(of: field, which == .validity ? source : shownSource, body)
+        let named = which == .validity ? source : shownSource
+        if let sourceTexts, named == source {
+            body(sourceTexts.code, sourceTexts.params)
+            return
+        }
+        Field.withFailure(of: field, named, body)
     }
 
     /// No failure to report: the live view of a field whose message and displayed message name

@@ -276,6 +276,23 @@ extension Field {
         }
     }
 
+    /// Calls `body` with the UTF-8 of the failing rule's own message, hint, code and parameters, in
+    /// one borrow, when the stored verdict is that rule's own failure (`.ruleFailure`, within the
+    /// match limits, no asynchronous rule): what `withMessage`, `withHint` and `withFailure` give
+    /// for `.outcome` then. nil (and `body` not called) otherwise.
+    static func withOwnFailure<R>(
+        of field: UnsafeMutablePointer<Field>,
+        _ body: (_ message: UnsafeBufferPointer<UInt8>, _ hint: UnsafeBufferPointer<UInt8>,
+                 _ code: UnsafeBufferPointer<UInt8>, _ params: UnsafeBufferPointer<UInt8>) -> R
+    ) -> R? {
+        guard case .ruleFailure = field.pointee.outcome, !field.pointee.limitExceeded, field.pointee.asyncStatus.isEmpty,
+              let index = field.pointee.failingRule else { return nil }
+        return field.pointee.withMutableRules { rules in
+            guard rules.indices.contains(index) else { return nil }
+            return rules[index].texts.withFailureParts(body)
+        }
+    }
+
     /// Calls `body` with the UTF-8 of the code and parameters of the failure `source` names (see
     /// `failure(from:)`), borrowed from where they are kept: a rule's, or a constant.
     static func withFailure(
