@@ -44,10 +44,12 @@ struct FieldValue: Sendable {
 
     /// Replaces the value with `bytes`, reusing the storage when it has room; a much longer earlier
     /// value's storage (over 4 KiB and 4 times the new length) is given back.
+    /// Inlined (every keystroke runs it), the new storage made out of line.
+    @inline(__always)
     mutating func replace(with bytes: ValidUTF8) {
         let newCount = bytes.bytes.count
         if newCount > storage.count - Self.padding || (storage.count > 4096 && newCount < storage.count / 4) {
-            self = FieldValue(bytes)
+            replaceStorage(with: bytes)
             return
         }
         if newCount > 0, let source = bytes.bytes.baseAddress {
@@ -56,6 +58,11 @@ struct FieldValue: Sendable {
             }
         }
         count = newCount
+    }
+
+    @inline(never)
+    private mutating func replaceStorage(with bytes: ValidUTF8) {
+        self = FieldValue(bytes)
     }
 
     /// The bytes, borrowed in place. Mutating only so that a value reached through a pointer is not
