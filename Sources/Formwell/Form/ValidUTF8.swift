@@ -3,10 +3,35 @@
 public struct ValidUTF8 {
     public let bytes: UnsafeBufferPointer<UInt8>
 
-    /// nil when `bytes` holds an ill-formed sequence (see `firstInvalidOffset`).
+    /// nil when `bytes` holds an ill-formed sequence (see `firstInvalidOffset`). Inlined with an
+    /// ASCII fast path (every value a C caller passes comes here; most are short and ASCII).
+    @inline(__always)
     public init?(validating bytes: UnsafeBufferPointer<UInt8>) {
-        guard ValidUTF8.firstInvalidOffset(bytes) == nil else { return nil }
+        guard ValidUTF8.isShortASCII(bytes) || ValidUTF8.firstInvalidOffset(bytes) == nil else { return nil }
         self.bytes = bytes
+    }
+
+    /// Whether `bytes` is ASCII and at most 32 bytes long, checked a word at a time (the last word
+    /// overlapping the one before; under 8 bytes, byte by byte); false leaves the question to
+    /// `firstInvalidOffset`.
+    @inline(__always)
+    static func isShortASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = bytes.count
+        guard count <= 32, let base = bytes.baseAddress else { return count == 0 }
+        let raw = UnsafeRawPointer(base)
+        if count < 8 {
+            var seen: UInt8 = 0
+            for index in 0..<count { seen |= base[index] }
+            return seen < 0x80
+        }
+        let ascii: UInt64 = 0x8080_8080_8080_8080
+        var seen = raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        var offset = 0
+        while offset &+ 8 < count {
+            seen |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            offset &+= 8
+        }
+        return seen & ascii == 0
     }
 
     /// Byte offset of the first ill-formed sequence, nil when the whole buffer is well-formed UTF-8.
