@@ -5,7 +5,7 @@ public struct ValidUTF8 {
 
     /// nil when `bytes` holds an ill-formed sequence (see `firstInvalidOffset`). Inlined with an
     /// ASCII fast path (every value a C caller passes comes here; most are short and ASCII).
-    @inline(__always)
+    @inlinable @inline(__always)
     public init?(validating bytes: UnsafeBufferPointer<UInt8>) {
         guard ValidUTF8.isShortASCII(bytes) || ValidUTF8.firstInvalidOffset(bytes) == nil else { return nil }
         self.bytes = bytes
@@ -14,7 +14,7 @@ public struct ValidUTF8 {
     /// Whether `bytes` is ASCII and at most 32 bytes long, checked a word at a time (the last word
     /// overlapping the one before; under 8 bytes, byte by byte); false leaves the question to
     /// `firstInvalidOffset`.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func isShortASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = bytes.count
         guard count <= 32, let base = bytes.baseAddress else { return count == 0 }
