@@ -216,7 +216,7 @@ struct Field: Sendable {
         failingRule = evaluation.rule
         limitExceeded = evaluation.limitExceeded
         conditionalRequirement = evaluation.requirement
-        if evaluation.details != nil, let later = evaluation.later {
+        if let later = evaluation.later {
             (moreFailures, moreCodes) = (later.messages, later.codes)
         } else if !moreFailures.isEmpty {
             (moreFailures, moreCodes) = ([], [])

@@ -44,10 +44,8 @@ struct RuleTexts: Sendable {
     /// pointer are borrowed, not copied (nothing is changed).
     @inline(__always)
     mutating func with<R>(_ part: Part, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        let (start, end) = bounds(part)
-        return bytes.withUnsafeMutableBufferPointer { all in
-            body(UnsafeBufferPointer(rebasing: all[min(start, all.count)..<min(end, all.count)]))
-        }
+        let range = bounds(part)
+        return bytes.withUnsafeMutableBufferPointer { all in body(RuleTexts.slice(all, range)) }
     }
 
     /// `body` over the UTF-8 of the failure message, the hint, the code and the parameters, in one
@@ -59,11 +57,8 @@ struct RuleTexts: Sendable {
     ) -> R {
         let (failure, hint, code, params) = (bounds(.failure), bounds(.hint), bounds(.code), bounds(.params))
         return bytes.withUnsafeMutableBufferPointer { all in
-            let count = all.count
-            func part(_ range: (start: Int, end: Int)) -> UnsafeBufferPointer<UInt8> {
-                UnsafeBufferPointer(rebasing: all[min(range.start, count)..<min(range.end, count)])
-            }
-            return body(part(failure), part(hint), part(code), part(params))
+            body(RuleTexts.slice(all, failure), RuleTexts.slice(all, hint), RuleTexts.slice(all, code),
+                 RuleTexts.slice(all, params))
         }
     }
 
@@ -71,10 +66,12 @@ struct RuleTexts: Sendable {
     @inline(__always)
     mutating func withCodeAndParams(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
         let (code, params) = (bounds(.code), bounds(.params))
-        bytes.withUnsafeMutableBufferPointer { all in
-            let count = all.count
-            body(UnsafeBufferPointer(rebasing: all[min(code.start, count)..<min(code.end, count)]),
-                 UnsafeBufferPointer(rebasing: all[min(params.start, count)..<min(params.end, count)]))
-        }
+        bytes.withUnsafeMutableBufferPointer { all in body(RuleTexts.slice(all, code), RuleTexts.slice(all, params)) }
+    }
+
+    /// The part of `all` within `range`, clamped to it.
+    @inline(__always)
+    private static func slice(_ all: UnsafeMutableBufferPointer<UInt8>, _ range: (start: Int, end: Int)) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: all[min(range.start, all.count)..<min(range.end, all.count)])
     }
 }
