@@ -305,16 +305,15 @@ def _struct_format(structure: Any, first: str, last: str, skip: Tuple[str, ...] 
 
 #: Reads the members of a :class:`fw_snapshot` that the binding uses, in one call:
 #: ``SNAPSHOT.unpack_from(buffer, offset)`` gives (index, phase, validity, display, failing_rule,
-#: touched, limit_exceeded, text_size, visited, dirty, modified_since_submit, external_error,
-#: label_raised, emphasized, mode, tint, revision, error_count, secret, code_length, params_length,
-#: display_code_length, display_params_length, error_codes_size). The pointers and the other texts'
-#: lengths are skipped (fewer Python ints to make): the texts follow each other in the caller's
-#: buffer, each NUL-terminated, in the order fw_snapshot documents, and contain no NUL, so the
-#: binding splits them at their NULs; the version 4 lengths say where the version 4 texts start, so
-#: they are decoded only when there is a failure to describe.
+#: touched, limit_exceeded, message_length, display_message_length, text_size, visited, dirty,
+#: modified_since_submit, external_error, label_raised, emphasized, mode, tint, revision,
+#: error_count, secret, code_length, params_length, display_code_length, display_params_length,
+#: error_codes_size). The pointers and the other texts' lengths are skipped (fewer Python ints to
+#: make): the texts follow each other in the caller's buffer, each NUL-terminated, in the order
+#: fw_snapshot documents, and contain no NUL, so the binding splits them at their NULs; the two
+#: message lengths let an empty message (most reads) be answered without decoding anything.
 SNAPSHOT = struct.Struct(_struct_format(fw_snapshot, "index", "error_codes_size",
-                                        skip=("message", "display_message", "value", "message_length",
-                                              "display_message_length", "value_length", "label_length",
+                                        skip=("message", "display_message", "value", "value_length", "label_length",
                                               "initial_length", "hint_length", "errors_size", "label",
                                               "initial", "hint", "errors", "normalized_length", "normalized")))
 

@@ -231,18 +231,97 @@ _FIELDS = ("id", "value", "phase", "validity", "message", "display", "display_me
            "secret", "code", "params", "display_code", "display_params", "error_codes")
 #: Members a secret field's printed form masks.
 _SECRET_MEMBERS = ("value", "normalized_value", "initial")
-#: Position of ``errors`` in the tuple (held as a tuple there, read as a list).
-_ERRORS = _FIELDS.index("errors")
-#: The members the tuple holds as they are: every one up to ``secret``. The last five (code,
-#: params, display_code, display_params, error_codes) are held together as one item, the
-#: snapshot's version 4 texts as the library copied them (UTF-8 bytes, see _NO_FAILURE_TEXT and
-#: _field_state), and decoded when read: reading a state decodes nothing it does not need.
-_HELD = _FIELDS.index("secret") + 1
-_HELD_MEMBERS = _FIELDS[:_HELD]
-_FAILURE_MEMBERS = _FIELDS[_HELD:]
 _tuple_new = tuple.__new__
-_tuple_eq = tuple.__eq__
-_tuple_ne = tuple.__ne__
+
+#: Enum members by C value: indexing a tuple is much cheaper than calling ``Phase(value)``.
+_PHASES = tuple(Phase)
+_VALIDITIES = tuple(Validity)
+_DISPLAYS = tuple(Display)
+_TINTS = tuple(Tint)
+#: Modes by fw_mode value (0 ... 4), and fw_mode values by Mode.
+_MODES = tuple(Mode)
+_MODE_VALUES = {mode: value for value, mode in enumerate(_MODES)}
+#: Display.ERROR's C value (what error and accessibility_value compare with).
+_ERROR_DISPLAY = _DISPLAYS.index(Display.ERROR)
+
+# A FieldState is a tuple of three items: the id; its texts, as a list holding the library's UTF-8
+# bytes (to which the decoded texts are appended when one is first read); and the fw_snapshot
+# members as _native.SNAPSHOT unpacks them (index, phase, validity, display, failing_rule,
+# touched, limit_exceeded, message_length, display_message_length, text_size, visited, dirty,
+# modified_since_submit, external_error, label_raised, emphasized, mode, tint, revision,
+# error_count, secret, code_length, params_length, display_code_length, display_params_length,
+# error_codes_size). Building one is
+# one small tuple; a member is worked out when it is read (enums from their C values, texts
+# decoded once). The members' positions in the third item:
+(_INDEX, _PHASE, _VALIDITY, _DISPLAY, _FAILING, _TOUCHED, _EXCEEDED, _MESSAGE_LENGTH, _SHOWN_LENGTH, _TEXT_BYTES,
+ _VISITED, _DIRTY, _MODIFIED, _EXTERNAL, _RAISED, _EMPHASIZED, _MODE, _TINT, _REVISION, _ERROR_COUNT,
+ _SECRET) = range(21)
+#: The texts' order in the library's buffer: message, display message, value, label, initial
+#: value, accessibility hint (then the errors, the list's NUL, the normalised value, the code, the
+#: parameters, the display code and parameters, the error codes, the list's NUL).
+_MESSAGE, _SHOWN, _VALUE, _LABEL, _INITIAL, _HINT = range(6)
+
+
+def _texts(state: "FieldState") -> List[str]:
+    """The state's texts, split at their NULs (decoded on the first read, then kept)."""
+    held = state[1]
+    if len(held) > 1:
+        return held[1]
+    texts = held[0].decode().split("\0")
+    held.append(texts)  # two threads may both decode: the same texts, and held[1] is read
+    return texts
+
+
+def _text(position: int, doc: str) -> Any:
+    """A property reading one of the first six texts."""
+
+    def read(self: "FieldState") -> str:
+        held = self[1]
+        return (held[1] if len(held) > 1 else _texts(self))[position]
+
+    return property(read, doc=doc)
+
+
+def _message(position: int, length: int, doc: str) -> Any:
+    """A property reading the message or the display message: an empty one (a field that is not
+    invalid, or whose error is not shown yet) without decoding anything."""
+
+    def read(self: "FieldState") -> str:
+        if not self[2][length]:
+            return ""
+        held = self[1]
+        return (held[1] if len(held) > 1 else _texts(self))[position]
+
+    return property(read, doc=doc)
+
+
+def _plain(position: int, doc: str) -> Any:
+    """A property reading a member as the library gave it (a bool or an int)."""
+
+    def read(self: "FieldState") -> Any:
+        return self[2][position]
+
+    return property(read, doc=doc)
+
+
+def _enum(position: int, members: Tuple[Any, ...], doc: str) -> Any:
+    """A property mapping a C value to its member of ``members``; a constructed state may hold
+    anything else (``phase=None``), returned as it is."""
+
+    def read(self: "FieldState") -> Any:
+        value = self[2][position]
+        return members[value] if value.__class__ is int else value
+
+    return property(read, doc=doc)
+
+
+def _c_value(member: Any, members: Tuple[Any, ...]) -> Any:
+    """What a constructed state holds for an enum member: its C value (as the library's states
+    hold it), anything else as it is."""
+    for value, candidate in enumerate(members):
+        if member is candidate:
+            return value
+    return member
 
 
 class FieldState(tuple):
@@ -302,14 +381,16 @@ class FieldState(tuple):
     else ``""``) and ``error`` are derived from the members above.
 
     Immutable and hashable, equal to another ``FieldState`` with the same members (never to a
-    plain tuple). It is a small ``tuple`` subclass, so building one is cheap, and it also answers
-    to :func:`dataclasses.fields`, :func:`dataclasses.asdict` and :func:`dataclasses.replace` as
-    the frozen dataclass it used to be. The members added by issue 11 come after ``index`` and
-    have defaults, so the old keyword constructor still works (``label`` then defaults to the id).
-    The failure's members (``code`` to ``error_codes``) are kept as the library copied them (so a
-    state stays hashable, and reading a state decodes nothing it does not need): each access
-    decodes them, and ``params`` / ``display_params`` are parsed into a new dict each time. The
-    constructor takes a dict or a JSON object text for ``params`` and ``display_params``.
+    plain tuple). It also answers to :func:`dataclasses.fields`, :func:`dataclasses.asdict` and
+    :func:`dataclasses.replace` as the frozen dataclass it used to be. The members added by issue
+    11 come after ``index`` and have defaults, so the old keyword constructor still works
+    (``label`` then defaults to the id). The constructor takes a dict or a JSON object text for
+    ``params`` and ``display_params``; its texts must not hold NUL characters.
+
+    Cheap to make, so a state read costs little more than its library call: it holds what the
+    library copied (its members as numbers, its texts as UTF-8 bytes) and works a member out when
+    it is read. The texts are decoded all at once on the first read of any of them, then kept;
+    ``params`` and ``display_params`` are parsed into a new dict on each read.
     """
 
     __slots__ = ()
@@ -348,103 +429,133 @@ class FieldState(tuple):
         display_params: Union[Mapping[str, Any], str, None] = None,
         error_codes: Iterable[str] = (),
     ) -> "FieldState":
-        return _tuple_new(cls, (id, value, phase, validity, message, display, display_message, touched,
-                                limit_exceeded, failing_rule, index, visited, dirty, initial,
-                                modified_since_submit, external_error, tuple(errors), mode, tint,
-                                label_raised, emphasized, id if label is None else label,
-                                accessibility_hint, revision, value if normalized_value is None else normalized_value,
-                                secret, _failure_text(code, _params_text(params), display_code,
-                                                      _params_text(display_params), error_codes)))
+        # The members as the library's states hold them (see _field_state), so that a state built
+        # here equals the one a form reports.
+        for name, texts in (("errors", errors), ("error_codes", error_codes)):
+            if isinstance(texts, str):
+                raise TypeError(f"{name} must be a sequence of texts, not a str")
+        errors, error_codes = tuple(errors), tuple(error_codes)
+        params_text, display_params_text = _params_text(params), _params_text(display_params)
+        texts = [message, display_message, value, id if label is None else label, initial, accessibility_hint,
+                 *errors, "", value if normalized_value is None else normalized_value,
+                 code, params_text, display_code, display_params_text, *error_codes, "", ""]
+        for text in texts:
+            if not isinstance(text, str):
+                raise TypeError(f"a FieldState text must be a str, not {type(text).__name__}")
+            if "\0" in text:
+                raise ValueError("a FieldState text must not contain NUL characters")
+        raw = "\0".join(texts).encode()
+        try:
+            mode = _MODE_VALUES.get(mode, mode)  # a mode's name too ("on_blur" is Mode.ON_BLUR)
+        except TypeError:  # unhashable: kept as it is
+            pass
+        return _tuple_new(cls, (id, [raw], (
+            index, _c_value(phase, _PHASES), _c_value(validity, _VALIDITIES), _c_value(display, _DISPLAYS),
+            -1 if failing_rule is None else failing_rule, touched, limit_exceeded, len(message.encode()),
+            len(display_message.encode()), len(raw), visited, dirty,
+            modified_since_submit, external_error, label_raised, emphasized, mode, _c_value(tint, _TINTS), revision,
+            len(errors), secret, len(code.encode()), len(params_text.encode()), len(display_code.encode()),
+            len(display_params_text.encode()), sum(len(text.encode()) + 1 for text in error_codes))))
 
     id: str = property(itemgetter(0), doc="The field id.")  # type: ignore[assignment]
-    value: str = property(itemgetter(1), doc="The current value.")  # type: ignore[assignment]
-    phase: Phase = property(itemgetter(2), doc="The :class:`Phase`.")  # type: ignore[assignment]
-    validity: Validity = property(itemgetter(3), doc="The :class:`Validity` the field shows.")  # type: ignore[assignment]
-    message: str = property(itemgetter(4), doc="The message of an INVALID validity, else ``''``.")  # type: ignore[assignment]
-    display: Display = property(itemgetter(5), doc="The :class:`Display`: what a view shows.")  # type: ignore[assignment]
-    display_message: str = property(itemgetter(6), doc="The error to show (Display.ERROR), else ``''``.")  # type: ignore[assignment]
-    touched: bool = property(itemgetter(7), doc="Blurred or touched since added or reset.")  # type: ignore[assignment]
-    limit_exceeded: bool = property(itemgetter(8), doc="The verdict comes from a pattern's match limits.")  # type: ignore[assignment]
-    failing_rule: Optional[int] = property(itemgetter(9), doc="Position of the failing rule, or None.")  # type: ignore[assignment]
-    index: Optional[int] = property(itemgetter(10), doc="Position in registration order.")  # type: ignore[assignment]
-    visited: bool = property(itemgetter(11), doc="Has had focus since added or reset.")  # type: ignore[assignment]
-    dirty: bool = property(itemgetter(12), doc="The value differs from the initial value (bytes).")  # type: ignore[assignment]
-    initial: str = property(itemgetter(13), doc="The initial value (what reset restores).")  # type: ignore[assignment]
-    modified_since_submit: bool = property(itemgetter(14), doc="Changed since it last took part in a validate.")  # type: ignore[assignment]
-    external_error: bool = property(itemgetter(15), doc="An error set by Form.set_error is in force.")  # type: ignore[assignment]
-    mode: "Mode" = property(itemgetter(17), doc="The :class:`Mode` the field is judged in.")  # type: ignore[assignment]
-    tint: "Tint" = property(itemgetter(18), doc="The :class:`Tint` (seed 01's tint color).")  # type: ignore[assignment]
-    label_raised: bool = property(itemgetter(19), doc="The floating label is raised (not idle and empty).")  # type: ignore[assignment]
-    emphasized: bool = property(itemgetter(20), doc="The field has focus (seed 01's thicker stroke).")  # type: ignore[assignment]
-    label: str = property(itemgetter(21), doc="The label, or the id when the field has none.")  # type: ignore[assignment]
-    accessibility_hint: str = property(itemgetter(22), doc="A prompt to correct the field while its display is ERROR, else ``''``.")  # type: ignore[assignment]
-    revision: int = property(itemgetter(23), doc="The form revision at which this state last changed.")  # type: ignore[assignment]
-    normalized_value: str = property(itemgetter(24), doc="The value after the field's normalisers (what the rules judged).")  # type: ignore[assignment]
-    secret: bool = property(itemgetter(25), doc="The field is secret: repr() masks its values.")  # type: ignore[assignment]
+    value: str = _text(_VALUE, "The current value.")  # type: ignore[assignment]
+    phase: Phase = _enum(_PHASE, _PHASES, "The :class:`Phase`.")  # type: ignore[assignment]
+    validity: Validity = _enum(_VALIDITY, _VALIDITIES, "The :class:`Validity` the field shows.")  # type: ignore[assignment]
+    message: str = _message(_MESSAGE, _MESSAGE_LENGTH, "The message of an INVALID validity, else ``''``.")  # type: ignore[assignment]
+    display: Display = _enum(_DISPLAY, _DISPLAYS, "The :class:`Display`: what a view shows.")  # type: ignore[assignment]
+    display_message: str = _message(_SHOWN, _SHOWN_LENGTH, "The error to show (Display.ERROR), else ``''``.")  # type: ignore[assignment]
+    touched: bool = _plain(_TOUCHED, "Blurred or touched since added or reset.")  # type: ignore[assignment]
+    limit_exceeded: bool = _plain(_EXCEEDED, "The verdict comes from a pattern's match limits.")  # type: ignore[assignment]
+    index: Optional[int] = _plain(_INDEX, "Position in registration order.")  # type: ignore[assignment]
+    visited: bool = _plain(_VISITED, "Has had focus since added or reset.")  # type: ignore[assignment]
+    dirty: bool = _plain(_DIRTY, "The value differs from the initial value (bytes).")  # type: ignore[assignment]
+    initial: str = _text(_INITIAL, "The initial value (what reset restores).")  # type: ignore[assignment]
+    modified_since_submit: bool = _plain(_MODIFIED, "Changed since it last took part in a validate.")  # type: ignore[assignment]
+    external_error: bool = _plain(_EXTERNAL, "An error set by Form.set_error is in force.")  # type: ignore[assignment]
+    mode: "Mode" = _enum(_MODE, _MODES, "The :class:`Mode` the field is judged in.")  # type: ignore[assignment]
+    tint: "Tint" = _enum(_TINT, _TINTS, "The :class:`Tint` (seed 01's tint color).")  # type: ignore[assignment]
+    label_raised: bool = _plain(_RAISED, "The floating label is raised (not idle and empty).")  # type: ignore[assignment]
+    emphasized: bool = _plain(_EMPHASIZED, "The field has focus (seed 01's thicker stroke).")  # type: ignore[assignment]
+    label: str = _text(_LABEL, "The label, or the id when the field has none.")  # type: ignore[assignment]
+    accessibility_hint: str = _text(_HINT, "A prompt to correct the field while its display is ERROR, else ``''``.")  # type: ignore[assignment]
+    revision: int = _plain(_REVISION, "The form revision at which this state last changed.")  # type: ignore[assignment]
+    secret: bool = _plain(_SECRET, "The field is secret: repr() masks its values.")  # type: ignore[assignment]
 
     @property
-    def code(self) -> str:
-        """The stable code of the failure ``message`` reports (``"min_length"``), else ``""``."""
-        text = self[26]
-        return "" if text is _NO_FAILURE_TEXT else text[: text.index(b"\0")].decode()
-
-    @property
-    def params(self) -> Dict[str, Any]:
-        """The parameters of ``message``'s failure (a new dict; ``{}`` for none or unless invalid)."""
-        text = self[26]
-        return {} if text is _NO_FAILURE_TEXT else _parse_params(_failure_texts(text)[1])
-
-    @property
-    def display_code(self) -> str:
-        """The code of ``display_message`` (the displayed error), else ``""``."""
-        text = self[26]
-        return "" if text is _NO_FAILURE_TEXT else _failure_texts(text)[2]
-
-    @property
-    def display_params(self) -> Dict[str, Any]:
-        """The parameters of ``display_message``'s failure (a new dict; ``{}`` for none)."""
-        text = self[26]
-        return {} if text is _NO_FAILURE_TEXT else _parse_params(_failure_texts(text)[3])
-
-    @property
-    def error_codes(self) -> Tuple[str, ...]:
-        """The code of each message of :attr:`errors`, in the same order (``()`` unless invalid)."""
-        text = self[26]
-        return () if text is _NO_FAILURE_TEXT else _failure_texts(text)[4]
+    def failing_rule(self) -> Optional[int]:
+        """Position of the failing rule, or None."""
+        rule = self[2][_FAILING]
+        return None if rule == -1 else rule
 
     @property
     def errors(self) -> List[str]:
         """The shown validity's messages (a new list): one in error mode "first", every failing
         rule's in mode "all"; ``[]`` unless the validity is INVALID."""
-        return list(self[16])
+        count = self[2][_ERROR_COUNT]
+        return _texts(self)[6 : 6 + count] if count else []
+
+    @property
+    def normalized_value(self) -> str:
+        """The value after the field's normalisers (what the rules judged)."""
+        return _texts(self)[7 + self[2][_ERROR_COUNT]]
+
+    @property
+    def code(self) -> str:
+        """The stable code of the failure ``message`` reports (``"min_length"``), else ``""``."""
+        return _texts(self)[8 + self[2][_ERROR_COUNT]]
+
+    @property
+    def params(self) -> Dict[str, Any]:
+        """The parameters of ``message``'s failure (a new dict; ``{}`` for none or unless invalid)."""
+        return _parse_params(_texts(self)[9 + self[2][_ERROR_COUNT]])
+
+    @property
+    def display_code(self) -> str:
+        """The code of ``display_message`` (the displayed error), else ``""``."""
+        return _texts(self)[10 + self[2][_ERROR_COUNT]]
+
+    @property
+    def display_params(self) -> Dict[str, Any]:
+        """The parameters of ``display_message``'s failure (a new dict; ``{}`` for none)."""
+        return _parse_params(_texts(self)[11 + self[2][_ERROR_COUNT]])
+
+    @property
+    def error_codes(self) -> Tuple[str, ...]:
+        """The code of each message of :attr:`errors`, in the same order (``()`` unless invalid)."""
+        return tuple(_texts(self)[12 + self[2][_ERROR_COUNT] : -2])
 
     @property
     def pristine(self) -> bool:
         """Not :attr:`dirty`: the value is the initial value."""
-        return not self[12]
+        return not self[2][_DIRTY]
 
     @property
     def accessibility_value(self) -> str:
         """Seed 03's accessibility value: the error text while the display is ERROR, else ``""``."""
-        return self[6] if self[5] is Display.ERROR else ""
+        return self.display_message if self[2][_DISPLAY] == _ERROR_DISPLAY else ""
 
     @property
     def error(self) -> Optional[str]:
         """The message to show under the field, or ``None`` (seed 03's surfacing rule)."""
-        return self[6] if self[5] is Display.ERROR else None
+        return self.display_message if self[2][_DISPLAY] == _ERROR_DISPLAY else None
+
+    def _key(self) -> Tuple[Any, ...]:
+        """What equality and hashing compare: the id, the texts' bytes and the members (the
+        decoded texts, once kept, are the same bytes)."""
+        return (self[0], self[1][0], self[2])
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is self.__class__:
-            return _tuple_eq(self, other)
-        # Not NotImplemented for tuples: tuple.__eq__ would then compare the members.
+            return self._key() == other._key()  # type: ignore[attr-defined]
+        # Not NotImplemented for tuples: tuple.__eq__ would then compare the items.
         return False if isinstance(other, tuple) else NotImplemented
 
     def __ne__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return _tuple_ne(self, other)
-        return True if isinstance(other, tuple) else NotImplemented
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
 
-    __hash__ = tuple.__hash__
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     def __lt__(self, other: object) -> bool:  # unordered, as the dataclass was
         return NotImplemented
@@ -452,9 +563,8 @@ class FieldState(tuple):
     __le__ = __gt__ = __ge__ = __lt__
 
     def __repr__(self) -> str:
-        members = dict(zip(_HELD_MEMBERS, self))
-        members["errors"] = list(self[_ERRORS])
-        if self[25]:  # a secret field's values are never printed
+        members = {name: getattr(self, name) for name in _FIELDS[: _FIELDS.index("secret") + 1]}
+        if members["secret"]:  # a secret field's values are never printed
             for name in _SECRET_MEMBERS:
                 if members[name]:
                     members[name] = "***"
@@ -462,22 +572,19 @@ class FieldState(tuple):
         return "FieldState(" + ", ".join(f"{name}={value!r}" for name, value in members.items()) + ")"
 
     def __reduce__(self) -> Any:
-        return (_restore_state, (tuple(self),))
+        return (_restore_state, (self[0], self[1][0], self[2]))
 
     def _members(self) -> Dict[str, Any]:
         """Every member by name, ``params`` and ``display_params`` as their JSON texts."""
-        members = dict(zip(_HELD_MEMBERS, self))
-        members.update(zip(_FAILURE_MEMBERS, _failure_texts(self[_HELD])))
+        members = {name: getattr(self, name) for name in _FIELDS}
+        texts, count = _texts(self), self[2][_ERROR_COUNT]
+        members["params"], members["display_params"] = texts[9 + count], texts[11 + count]
         return members
 
     def _asdict(self) -> Dict[str, Any]:
         """The members as a dict, in declaration order (``errors`` as a list, ``params`` and
         ``display_params`` as dicts)."""
-        members = self._members()
-        members["errors"] = list(self[_ERRORS])
-        members["params"] = self.params
-        members["display_params"] = self.display_params
-        return members
+        return {name: getattr(self, name) for name in _FIELDS}
 
     def _replace(self, **changes: Any) -> "FieldState":
         """A copy with some members replaced (as :func:`dataclasses.replace`)."""
@@ -551,36 +658,9 @@ def _parse_params(text: str) -> Dict[str, Any]:
     return json.loads(text)
 
 
-#: The version 4 texts of a snapshot with no failure to describe: code "", params "{}", display
-#: code "", display params "{}", each NUL-terminated, and an empty code list (its closing NUL).
-#: Every such state holds this very object.
-_NO_FAILURE_TEXT = b"\0{}\0\0{}\0\0"
-
-
-def _failure_text(code: str, params: str, display_code: str, display_params: str, error_codes: Iterable[str]) -> bytes:
-    """The version 4 texts of a snapshot, laid out as the library copies them."""
-    if isinstance(error_codes, str):
-        raise TypeError("error_codes must be a sequence of codes, not a str")
-    parts = [code, params, display_code, display_params, *error_codes, "", ""]
-    for part in parts:
-        if not isinstance(part, str):
-            raise TypeError(f"a failure code must be a str, not {type(part).__name__}")
-        if "\0" in part:
-            raise ValueError("a failure code or its parameters must not contain NUL characters")
-    text = "\0".join(parts).encode()
-    return _NO_FAILURE_TEXT if text == _NO_FAILURE_TEXT else text
-
-
-def _failure_texts(text: bytes) -> Tuple[str, str, str, str, Tuple[str, ...]]:
-    """(code, params, display_code, display_params, error_codes) from a snapshot's version 4 texts
-    (params as their JSON texts)."""
-    parts = text.decode().split("\0")
-    return parts[0], parts[1], parts[2], parts[3], tuple(parts[4:-2])
-
-
-def _restore_state(members: Tuple[Any, ...]) -> "FieldState":
+def _restore_state(field_id: str, raw: bytes, members: Tuple[Any, ...]) -> "FieldState":
     """Unpickling a FieldState: its items as they were."""
-    return _tuple_new(FieldState, members)
+    return _tuple_new(FieldState, (field_id, [raw], members))
 
 
 FieldState.__dataclass_fields__ = _FieldStateMembers.__dataclass_fields__  # type: ignore[attr-defined]
@@ -601,14 +681,6 @@ class MatchLimits(NamedTuple):
 
 # ---- snapshots: the hot path of state(), set() and states() ----
 
-#: Enum members by C value: indexing a tuple is much cheaper than calling ``Phase(value)``.
-_PHASES = tuple(Phase)
-_VALIDITIES = tuple(Validity)
-_DISPLAYS = tuple(Display)
-_TINTS = tuple(Tint)
-#: Modes by fw_mode value (0 ... 4), and fw_mode values by Mode.
-_MODES = tuple(Mode)
-_MODE_VALUES = {mode: value for value, mode in enumerate(_MODES)}
 assert [m.value for m in _PHASES] == [0, 1, 2] == [m.value for m in _VALIDITIES][:3] == [m.value for m in _DISPLAYS]
 assert [m.value for m in _VALIDITIES] == [_native.FW_VALIDITY_EMPTY, _native.FW_VALIDITY_VALID,
                                           _native.FW_VALIDITY_INVALID, _native.FW_VALIDITY_PENDING]
@@ -660,54 +732,13 @@ def _scratch(text_size: int) -> _Scratch:
 
 def _field_state(field_id: str, members: Tuple[Any, ...], data: Any, start: int) -> FieldState:
     """A FieldState from an unpacked fw_snapshot (see _native.SNAPSHOT) whose texts were copied
-    into ``data`` from offset ``start``: message, display message, value, label, initial value and
-    accessibility hint, each followed by a NUL, then the error messages, each followed by a NUL,
-    and one more NUL, then the normalised value, the code, the parameters, the display code and
-    the display parameters, each followed by a NUL, then the error codes, each followed by a NUL,
-    and one more NUL (the library only ever copies valid UTF-8, and no text holds a NUL). Nothing
-    is computed here: every member is the library's (the parameters stay JSON text until read)."""
-    (index, phase, validity, display, failing, touched, exceeded, text_size, visited, dirty, modified, external,
-     raised, emphasized, mode, tint, revision, error_count, secret, code_length, params_length, display_code_length,
-     display_params_length, codes_size) = members
-    # The version 4 texts (code, params, display code, display params, each with its NUL, then the
-    # error codes and one more NUL) end the field's texts: kept as bytes, decoded when read (and
-    # not even copied when they describe no failure: 9 bytes with both codes empty, i.e. "", "{}",
-    # "", "{}" and no error code).
-    failure_size = code_length + params_length + display_code_length + display_params_length + codes_size + 5
-    end = start + text_size - failure_size
-    # One slice and one decode for the other texts (NULs never occur inside one), then split.
-    texts = data[start:end].decode().split("\0")
-    after = 7 + error_count  # the normalised value's position
-    return _tuple_new(FieldState, (
-        field_id,
-        texts[2],
-        _PHASES[phase],
-        _VALIDITIES[validity],
-        texts[0],
-        _DISPLAYS[display],
-        texts[1],
-        touched,
-        exceeded,
-        None if failing < 0 else failing,
-        index,
-        visited,
-        dirty,
-        texts[4],
-        modified,
-        external,
-        tuple(texts[6 : 6 + error_count]) if error_count else (),
-        _MODES[mode],
-        _TINTS[tint],
-        raised,
-        emphasized,
-        texts[3],
-        texts[5],
-        revision,
-        texts[after],
-        secret,
-        _NO_FAILURE_TEXT if failure_size == 9 and not code_length and not display_code_length
-        else data[end : end + failure_size],
-    ))
+    into ``data`` from offset ``start`` (``text_size`` bytes: the texts in the order of
+    _MESSAGE ... _HINT, then the errors, each followed by a NUL, and one more NUL, then the
+    normalised value, the code, the parameters, the display code and the display parameters, each
+    followed by a NUL, then the error codes, each followed by a NUL, and one more NUL; the library
+    only ever copies valid UTF-8, and no text holds a NUL). Nothing is computed or decoded here:
+    the state keeps the members and the bytes (see FieldState)."""
+    return _tuple_new(FieldState, (field_id, [data[start : start + members[_TEXT_BYTES]]], members))
 
 
 _snapshot_at = _native.raw_snapshot_at
@@ -1953,7 +1984,7 @@ class Form:
         for index in range(total):
             members = _unpack(snapshots, index * _SNAPSHOT_SIZE)
             states.append(_field_state(ids[index], members, data, start))
-            start += members[7]  # the field's text_size
+            start += members[_TEXT_BYTES]
         return states
 
     def value(self, field_id: str) -> str:

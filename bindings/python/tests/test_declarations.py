@@ -171,10 +171,10 @@ def test_snapshot_reader_matches_the_struct():
     snapshot = _native.fw_snapshot(size=ctypes.sizeof(_native.fw_snapshot), message=1, display_message=2, value=3,
                                    label=4, initial=5, hint=6, errors=7, normalized=8, code=9, params=10,
                                    display_code=11, display_params=12, error_codes=13, **members)
-    # The lengths of the texts up to the normalised value are skipped (they are split at their NULs);
-    # version 4's are read: they say where its texts start (decoded only for a failure).
-    read = ("index", "phase", "validity", "display", "failing_rule", "touched", "limit_exceeded", "text_size",
-            "visited", "dirty", "modified_since_submit", "external_error", "label_raised", "emphasized", "mode",
+    # The lengths of the texts from the value to the normalised value are skipped (they are split at
+    # their NULs); the two messages' are read (an empty one needs no decoding), and so are version 4's.
+    read = ("index", "phase", "validity", "display", "failing_rule", "touched", "limit_exceeded", "message_length",
+            "display_message_length", "text_size", "visited", "dirty", "modified_since_submit", "external_error", "label_raised", "emphasized", "mode",
             "tint", "revision", "error_count", "secret", "code_length", "params_length", "display_code_length",
             "display_params_length", "error_codes_size")
     expected = tuple(members[name] for name in read)
@@ -182,6 +182,17 @@ def test_snapshot_reader_matches_the_struct():
     array = (_native.fw_snapshot * 2)()
     array[1] = snapshot
     assert _native.SNAPSHOT.unpack_from(array, ctypes.sizeof(_native.fw_snapshot)) == expected
+    # FieldState reads the unpacked members by these positions.
+    from formwell import form
+
+    positions = {"index": form._INDEX, "phase": form._PHASE, "validity": form._VALIDITY, "display": form._DISPLAY,
+                 "failing_rule": form._FAILING, "touched": form._TOUCHED, "limit_exceeded": form._EXCEEDED,
+                 "message_length": form._MESSAGE_LENGTH, "display_message_length": form._SHOWN_LENGTH,
+                 "text_size": form._TEXT_BYTES, "visited": form._VISITED, "dirty": form._DIRTY,
+                 "modified_since_submit": form._MODIFIED, "external_error": form._EXTERNAL,
+                 "label_raised": form._RAISED, "emphasized": form._EMPHASIZED, "mode": form._MODE, "tint": form._TINT,
+                 "revision": form._REVISION, "error_count": form._ERROR_COUNT, "secret": form._SECRET}
+    assert {name: read.index(name) for name in positions} == positions
 
 
 def test_snapshot_texts_follow_each_other():

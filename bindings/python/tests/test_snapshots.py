@@ -26,6 +26,7 @@ from formwell import (
     Matches,
     MaxLength,
     MinLength,
+    Mode,
     Phase,
     Regex,
     Required,
@@ -34,6 +35,8 @@ from formwell import (
     _native,
 )
 from formwell._native import lib
+
+_MEMBER_NAMES = [member.name for member in dataclasses.fields(FieldState)]
 
 from test_conformance import VECTORS, apply, error_class, vector_form
 from test_seed_forms import login_form, profile_form, registration_form
@@ -325,6 +328,45 @@ def test_field_state_is_a_frozen_value(form):
     with pytest.raises(TypeError):
         state < state  # noqa: B015 - unordered, as the dataclass was
     assert form.set("a", "x") != state
+
+
+def test_a_state_built_from_its_members_equals_the_library_one():
+    """A state holds the library's members and bytes and works members out when read: one built
+    from the same members by the constructor is equal (and hashes alike), whether or not either has
+    decoded its texts yet, for valid, invalid, shown and error-mode-all states."""
+    form = Form(errors="all")
+    form.add_field("a", [Required(), MinLength(3), Regex("[a-z]+", message="lowercase only")], label="Ay")
+    form.add_field("b", [Matches("a")], initial="é́")
+    form.set_error("b", "taken")
+    for value in ("", "É1", "ok", "fine"):
+        form["a"] = value
+        form.blur("a")
+        for field in ("a", "b"):
+            state, fresh = form.state(field), form.state(field)
+            rebuilt = FieldState(**state._members())
+            assert rebuilt == state and hash(rebuilt) == hash(state), (field, value)
+            assert state.value == form.value(field)  # state's texts decoded, fresh's not
+            assert fresh == state and hash(fresh) == hash(state)
+            assert [getattr(rebuilt, name) for name in _MEMBER_NAMES] == [getattr(fresh, name) for name in _MEMBER_NAMES]
+            assert pickle.loads(pickle.dumps(fresh)) == state
+    invalid = form.state("a")._replace(value="x")
+    assert invalid.value == "x" and invalid != form.state("a")
+
+
+def test_field_state_texts_are_checked():
+    """The constructor keeps its texts as the library copies them (NUL-separated UTF-8): a text
+    must be a str without NUL characters."""
+    base = dict(id="a", value="v", phase=None, validity=None, message="", display=None, display_message="",
+                touched=False)
+    with pytest.raises(ValueError):
+        FieldState(**{**base, "value": "a\0b"})
+    with pytest.raises(TypeError):
+        FieldState(**{**base, "message": None})
+    with pytest.raises(TypeError):
+        FieldState(**base, errors="not a list")
+    built = FieldState(**base, errors=["e1", "e2"], error_codes=("c1", "c2"), mode="on_blur")
+    assert built.errors == ["e1", "e2"] and built.error_codes == ("c1", "c2") and built.mode is Mode.ON_BLUR
+    assert built.phase is None and built.validity is None and built.failing_rule is None
 
 
 def test_field_state_works_with_the_dataclasses_module(form):
