@@ -29,7 +29,7 @@ EXAMPLES   := $(basename $(notdir $(wildcard bindings/c/examples/*.c)))
 
 
 
-.PHONY: all setup lib cli header check-header rules check-rules demo walkthrough tui test-tui install uninstall test-python test-lua test-cli bench bench-ir \
+.PHONY: all setup lib cli header check-header rules check-rules demo walkthrough tui test-tui install uninstall test-python test-lua test-cli bench bench-ir bench-python-ir \
         fuzz test-fuzz test-tsan \
         test test-swift test-c test-c-asan test-c-valgrind test-install test-symbols coverage clean
 .DELETE_ON_ERROR:
@@ -228,6 +228,11 @@ bench-ir: lib
 	@mkdir -p $(CBUILD)
 	$(CC) -O2 -std=c99 -Wall -Wextra bench/keystroke_ir.c -o $(CBUILD)/keystroke_ir $(C_LINK) $$(pkg-config --cflags --libs libpcre2-8)
 	bench/keystroke_ir.sh $(CBUILD)/keystroke_ir
+
+# Rows 6a and 6a2 (and two fuller state reads) counted in instructions, Python and library
+# together (bench/python_ir.sh; about 3 minutes). Not the targets' measure either.
+bench-python-ir: lib
+	FORMWELL_LIBRARY=$(abspath $(LIB)) PYTHONPATH=$(abspath bindings/python) bench/python_ir.sh
 
 clean:
 	rm -rf .build
