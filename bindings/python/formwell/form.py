@@ -250,9 +250,8 @@ _ERROR_DISPLAY = _DISPLAYS.index(Display.ERROR)
 # touched, limit_exceeded, message_length, display_message_length, text_size, visited, dirty,
 # modified_since_submit, external_error, label_raised, emphasized, mode, tint, revision,
 # error_count, secret, code_length, params_length, display_code_length, display_params_length,
-# error_codes_size). Building one is
-# one small tuple; a member is worked out when it is read (enums from their C values, texts
-# decoded once). The members' positions in the third item:
+# error_codes_size). Building one is one small tuple; a member is worked out when it is read
+# (enums from their C values, texts decoded once). The members' positions in the third item:
 (_INDEX, _PHASE, _VALIDITY, _DISPLAY, _FAILING, _TOUCHED, _EXCEEDED, _MESSAGE_LENGTH, _SHOWN_LENGTH, _TEXT_BYTES,
  _VISITED, _DIRTY, _MODIFIED, _EXTERNAL, _RAISED, _EMPHASIZED, _MODE, _TINT, _REVISION, _ERROR_COUNT,
  _SECRET) = range(21)
