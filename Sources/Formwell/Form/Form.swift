@@ -475,6 +475,18 @@ public struct Form: Sendable {
     public static func readState(
         of form: UnsafeMutablePointer<Form>, at index: Int, _ body: (StateSummary, StateTexts) -> Void
     ) throws(FormError) {
+        try withoutActuallyEscaping(body) { (body) throws(FormError) in
+            var reader = ClosureStateReader(body: body)
+            try readState(of: form, at: index, into: &reader)
+        }
+    }
+
+    /// `readState(of:at:_:)` handing the state to `reader`: generic, so the compiler specializes
+    /// the read for each reader and inlines the reader's work into it (the C snapshot's writer:
+    /// no summary and no texts laid out in memory for a call).
+    public static func readState<Reader: StateReader>(
+        of form: UnsafeMutablePointer<Form>, at index: Int, into reader: inout Reader
+    ) throws(FormError) {
         let formMode = form.pointee.mode
         // Borrowed for writing (nothing is written): a read-only borrow of the stored array made the
         // compiler copy it (a retain) first.
@@ -492,7 +504,7 @@ public struct Form: Sendable {
                         Field.withUTF8(shown.displayMessage) { displayMessage in
                             Field.withUTF8(shown.hint) { hint in
                                 Form.readTexts(of: field, summary, message, displayMessage, hint,
-                                               StateFailures(field: field, kept: kept), body)
+                                               StateFailures(field: field, kept: kept), &reader)
                             }
                         }
                     }
@@ -509,7 +521,7 @@ public struct Form: Sendable {
             // message and the hint are empty, with no look-up of where they are kept.
             let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
             if view.source == .none && view.shownSource == .none {
-                Form.readTexts(of: field, summary, none, none, none, failures, body)
+                Form.readTexts(of: field, summary, none, none, none, failures, &reader)
                 return
             }
             // The failing rule's own message (an invalid value: typed into a field not yet touched,
@@ -519,7 +531,7 @@ public struct Form: Sendable {
                     let shown = view.shownSource == .none ? none : message
                     let shownHint = view.display == .error && view.shownSource != .none ? hint : none
                     Form.readTexts(of: field, summary, message, shown, shownHint,
-                                   failures.with(sourceCode: code, params: params), body)
+                                   failures.with(sourceCode: code, params: params), &reader)
                     return true
                 }
                 if read != nil { return }
@@ -527,7 +539,7 @@ public struct Form: Sendable {
             // Nothing shown yet (an invalid value typed into a field not yet touched): one look-up.
             if view.shownSource == .none {
                 Field.withMessage(of: field, view.source) { message in
-                    Form.readTexts(of: field, summary, message, none, none, failures, body)
+                    Form.readTexts(of: field, summary, message, none, none, failures, &reader)
                 }
                 return
             }
@@ -535,7 +547,7 @@ public struct Form: Sendable {
             Field.withMessage(of: field, view.source) { message in
                 Field.withMessage(of: field, view.shownSource) { displayMessage in
                     Field.withHint(of: field, view.display == .error ? view.shownSource : .none) { hint in
-                        Form.readTexts(of: field, summary, message, displayMessage, hint, failures, body)
+                        Form.readTexts(of: field, summary, message, displayMessage, hint, failures, &reader)
                     }
                 }
             }
@@ -590,14 +602,15 @@ public struct Form: Sendable {
     }
 
     /// Hands `body` the summary and every text, the name, initial value and value borrowed in place.
-    private static func readTexts(
+    @inline(__always)
+    private static func readTexts<Reader: StateReader>(
         of field: UnsafeMutablePointer<Field>, _ summary: StateSummary, _ message: UnsafeBufferPointer<UInt8>,
         _ displayMessage: UnsafeBufferPointer<UInt8>, _ hint: UnsafeBufferPointer<UInt8>,
-        _ failures: StateFailures, _ body: (StateSummary, StateTexts) -> Void
+        _ failures: StateFailures, _ reader: inout Reader
     ) {
         Field.withNameAndInitial(of: field) { name, initial in
             Field.withValueBytes(of: field) { normalized, value in
-                body(summary, StateTexts(message: message, displayMessage: displayMessage, value: value,
+                reader.read(summary, StateTexts(message: message, displayMessage: displayMessage, value: value,
                                          normalized: normalized, name: name, initial: initial, hint: hint,
                                          failures: failures))
             }

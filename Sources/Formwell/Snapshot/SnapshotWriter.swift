@@ -4,13 +4,17 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Formwell
 
-/// Fills caller-owned fw_snapshot structs and copies their texts into the caller's buffer.
-/// Runs under the form's lock, so the struct and the texts always describe the same moment.
-enum SnapshotWriter {
+/// Fills caller-owned fw_snapshot structs (the C ABI's layout, from CFormwellTypes) and copies
+/// their texts into the caller's buffer. The C layer runs it under the form's lock, so the struct
+/// and the texts always describe the same moment, and checks the caller's arguments first.
+///
+/// In the engine, not the C layer: in one module the compiler inlines the state read
+/// (`Form.readState`) into the write, and the members go from the field to the struct directly.
+/// Across modules the read was a call handing a closure a summary and a dozen texts in memory.
+public enum SnapshotWriter {
     /// The first version's struct (up to `value`): the smallest `size` a caller may declare.
-    static var minimumSize: Int { formwell_snapshot_v1_size() }
+    public static var minimumSize: Int { formwell_snapshot_v1_size() }
 
     /// The second version's struct (up to `errors`): a declared size at least this gets the second
     /// version's members and texts.
@@ -21,105 +25,6 @@ enum SnapshotWriter {
 
     /// The fourth version's struct (up to `error_codes`).
     static var fourthVersionSize: Int { formwell_snapshot_v4_size() }
-
-    /// The size the caller declared in `snapshot.size`, checked. Inlined, its refusals built out
-    /// of line: every snapshot call passes here.
-    @inline(__always)
-    static func declaredSize(_ snapshot: UnsafeMutablePointer<fw_snapshot>?) throws(ABIFailure) -> Int {
-        let alignment = MemoryLayout<fw_snapshot>.alignment
-        guard let snapshot, Int(bitPattern: snapshot) % alignment == 0 else { throw badSnapshot(snapshot, size: nil) }
-        let size = snapshot.pointee.size
-        guard size >= minimumSize, size <= Int(Int32.max), size % alignment == 0 else {
-            throw badSnapshot(snapshot, size: size)
-        }
-        return size
-    }
-
-    /// Why `declaredSize` refused the snapshot (`size`: its declared size, nil when the pointer
-    /// itself was refused).
-    @inline(never)
-    private static func badSnapshot(_ snapshot: UnsafeMutablePointer<fw_snapshot>?, size: Int?) -> ABIFailure {
-        guard snapshot != nil else { return ABIFailure(.FW_ERR_NULL_ARGUMENT, "argument 'snapshot' is NULL") }
-        guard let size else { return ABIFailure(.FW_ERR_INVALID_ARGUMENT, "snapshot is not aligned for an fw_snapshot") }
-        return ABIFailure(.FW_ERR_INVALID_ARGUMENT,
-                          "snapshot size \(size) is not sizeof(fw_snapshot) (\(minimumSize) or more, a multiple of \(MemoryLayout<fw_snapshot>.alignment))")
-    }
-
-    /// The caller's text buffer, consumed front to back.
-    struct TextBuffer {
-        let base: UnsafeMutablePointer<CChar>?
-        let capacity: Int
-        var used = 0
-        /// Bytes every text written so far needed, copied or not.
-        var needed = 0
-        /// A text did not fit, so it and every later text were not copied.
-        var overflowed = false
-
-        @inline(__always)
-        init(_ base: UnsafeMutablePointer<CChar>?, _ capacity: UInt) throws(ABIFailure) {
-            if base == nil && capacity != 0 { throw TextBuffer.nullBuffer(capacity) }
-            self.base = base
-            self.capacity = Int(clamping: capacity)
-        }
-
-        @inline(never)
-        private static func nullBuffer(_ capacity: UInt) -> ABIFailure {
-            ABIFailure(.FW_ERR_NULL_ARGUMENT, "buf is NULL but its size is \(capacity)")
-        }
-
-        /// Copies `bytes` and a NUL if they fit (and nothing before them overflowed); answers where
-        /// they went, or nil.
-        @inline(__always)
-        mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafePointer<CChar>? {
-            let count = bytes.count
-            needed &+= count &+ 1
-            guard let base, !overflowed, count < capacity &- used else {
-                if base != nil { overflowed = true }
-                return nil
-            }
-            let start = base + used
-            if let source = bytes.baseAddress { SnapshotWriter.copyBytes(source, to: start, count: count) }
-            start[count] = 0
-            used &+= count &+ 1
-            return UnsafePointer(start)
-        }
-
-        /// Reserves `count` bytes, counted as needed and used, if they fit (and nothing before them
-        /// overflowed): answers where they start, or nil with nothing counted.
-        @inline(__always)
-        mutating func reserve(_ count: Int) -> UnsafeMutablePointer<CChar>? {
-            guard let base, !overflowed, count <= capacity &- used else { return nil }
-            let start = base + used
-            needed &+= count
-            used &+= count
-            return start
-        }
-
-        /// Copies a list of texts as one block: `first` and then the first `count - 1` of `more`
-        /// (none when `count` is 0), each followed by a NUL, then one more NUL, if the block fits
-        /// (and nothing before it overflowed). Answers where it went, or nil, and the size of the
-        /// list without its final NUL.
-        mutating func appendList(
-            _ first: UnsafeBufferPointer<UInt8>, _ more: [String], count: Int
-        ) -> (UnsafePointer<CChar>?, Int) {
-            // No text (a field that is not invalid): the list is its final NUL.
-            if count <= 0 { return (append(UnsafeBufferPointer(start: nil, count: 0)), 0) }
-            let extra = min(count &- 1, more.count)
-            var size = first.count &+ 1
-            for index in 0..<extra { size &+= more[index].utf8.count &+ 1 }
-            needed &+= size &+ 1
-            guard let base, !overflowed, size < capacity &- used else {
-                if base != nil { overflowed = true }
-                return (nil, size)
-            }
-            let start = base + used
-            var at = SnapshotWriter.copy(first, to: start)
-            for index in 0..<extra { at = SnapshotWriter.copy(more[index], to: start + at) &+ at }
-            start[at] = 0
-            used &+= size &+ 1
-            return (UnsafePointer(start), size)
-        }
-    }
 
     /// Copies `count` bytes: short texts (most labels, ids, values typed into a field) in place,
     /// longer ones with memcpy (a call and a size dispatch cost more than a short copy).
@@ -166,7 +71,7 @@ enum SnapshotWriter {
 
     /// Copies the UTF-8 of `text` and a NUL to `destination` (in place for a native string);
     /// answers the bytes written.
-    static func copy(_ text: String, to destination: UnsafeMutablePointer<CChar>) -> Int {
+    public static func copy(_ text: String, to destination: UnsafeMutablePointer<CChar>) -> Int {
         if let written = text.utf8.withContiguousStorageIfAvailable({ copy($0, to: destination) }) { return written }
         var count = 0
         for byte in text.utf8 {
@@ -179,7 +84,7 @@ enum SnapshotWriter {
 
     /// `body` over a string's UTF-8 in place (codes and parameters are native strings).
     @inline(__always)
-    static func withUTF8<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    public static func withUTF8<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
         var copy = text
         return copy.withUTF8(body)
@@ -342,20 +247,43 @@ enum SnapshotWriter {
     /// Writes the state of the field at `index` into `out` (keeping the caller's `size`) and its
     /// texts into `texts`: the first version's members and texts, and those of each later version
     /// `size` (the caller's declared size) covers. Nothing past the caller's version is written.
-    static func write(_ form: UnsafeMutablePointer<Form>, index: Int, to out: UnsafeMutablePointer<fw_snapshot>,
-                      size: Int, texts: inout TextBuffer) throws(FormError) {
-        let second = size >= secondVersionSize
-        let third = size >= thirdVersionSize
-        let fourth = size >= fourthVersionSize
-        try Form.readState(of: form, at: index) { state, strings in
+    public static func write(_ form: UnsafeMutablePointer<Form>, index: Int, to out: UnsafeMutablePointer<fw_snapshot>,
+                             size: Int, texts: inout TextBuffer) throws(FormError) {
+        try withUnsafeMutablePointer(to: &texts) { (texts) throws(FormError) in
+            var writer = Writer(out: out, index: index, size: size, texts: texts)
+            try Form.readState(of: form, at: index, into: &writer)
+        }
+    }
+
+    /// `write`'s reader of the state: the caller's struct, its version and the text buffer.
+    private struct Writer: StateReader {
+        let out: UnsafeMutablePointer<fw_snapshot>
+        let index: Int
+        let second: Bool
+        let third: Bool
+        let fourth: Bool
+        /// The caller's buffer, through a pointer: a copy in and out cost more than the writing.
+        let buffer: UnsafeMutablePointer<TextBuffer>
+
+        @inline(__always)
+        init(out: UnsafeMutablePointer<fw_snapshot>, index: Int, size: Int, texts: UnsafeMutablePointer<TextBuffer>) {
+            (self.out, self.index, buffer) = (out, index, texts)
+            second = size >= secondVersionSize
+            third = size >= thirdVersionSize
+            fourth = size >= fourthVersionSize
+        }
+
+        @inline(__always)
+        func read(_ state: StateSummary, _ strings: StateTexts) {
+            let texts = buffer
             // Member by member into the caller's struct (keeping its `size`): no temporary to
             // zero and copy, and no byte past the caller's version touched.
-            let before = texts.needed
+            let before = texts.pointee.needed
             let errorCount = state.errorCount
             out.pointee.index = index
-            out.pointee.phase = fw_phase(state.phase).rawValue
-            out.pointee.validity = fw_validity(state.validity).rawValue
-            out.pointee.display = fw_display(state.display).rawValue
+            out.pointee.phase = state.phase.rawValue
+            out.pointee.validity = state.validity.rawValue
+            out.pointee.display = state.display.rawValue
             out.pointee.failing_rule = Int32(clamping: state.failingRule ?? -1)
             out.pointee.touched = state.touched
             out.pointee.limit_exceeded = state.limitExceeded
@@ -369,8 +297,8 @@ enum SnapshotWriter {
                 out.pointee.external_error = state.externalError
                 out.pointee.label_raised = state.labelRaised
                 out.pointee.emphasized = state.emphasized
-                out.pointee.mode = fw_mode(state.mode).rawValue
-                out.pointee.tint = fw_tint(state.tint).rawValue
+                out.pointee.mode = state.mode.rawValue
+                out.pointee.tint = state.tint.rawValue
                 out.pointee.revision = state.revision
                 out.pointee.error_count = errorCount
                 out.pointee.label_length = strings.name.count
@@ -385,16 +313,16 @@ enum SnapshotWriter {
                 withFailureTexts(strings.failures) { failure in
                     writeFailureLengths(failure, to: out)
                     if writeBlock(strings, errorCount: errorCount, second: second, third: third, failure: failure,
-                                  to: out, texts: &texts) { return }
-                    writeTexts(strings, errorCount: errorCount, second: second, third: third, to: out, texts: &texts)
+                                  to: out, texts: &texts.pointee) { return }
+                    writeTexts(strings, errorCount: errorCount, second: second, third: third, to: out, texts: &texts.pointee)
                     writeFailures(failure, more: errorCount > 1 ? strings.failures.moreCodes : [],
-                                  errorCount: errorCount, to: out, texts: &texts)
+                                  errorCount: errorCount, to: out, texts: &texts.pointee)
                 }
             } else if !writeBlock(strings, errorCount: errorCount, second: second, third: third, failure: nil,
-                                  to: out, texts: &texts) {
-                writeTexts(strings, errorCount: errorCount, second: second, third: third, to: out, texts: &texts)
+                                  to: out, texts: &texts.pointee) {
+                writeTexts(strings, errorCount: errorCount, second: second, third: third, to: out, texts: &texts.pointee)
             }
-            out.pointee.text_size = texts.needed &- before
+            out.pointee.text_size = texts.pointee.needed &- before
         }
     }
 }
