@@ -1949,7 +1949,9 @@ class Form:
                 return _field_state(field_id, _unpack(snapshot), data, 0)
             if status != _FW_ERR_BUFFER_TOO_SMALL:
                 break
-            text_size = max(snapshot.text_size, allocated + 1)
+            # The texts grew since the library gave their size: another thread is changing the
+            # value. Twice the buffer, so a value that keeps growing cannot outrun the retries.
+            text_size = max(snapshot.text_size, 2 * allocated)
         _native.raise_for_status(status)
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -1970,7 +1972,7 @@ class Form:
             if count.value > capacity:
                 capacity = count.value + 4
             else:
-                text_size = max(needed.value, text_size + 1)
+                text_size = max(needed.value, 2 * text_size)  # as in _read_state: outgrow a writer
         else:
             check(status)
         # Sizes for next time: the field count only grows; the texts may shrink again (a huge

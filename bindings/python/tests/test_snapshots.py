@@ -531,6 +531,44 @@ def test_every_rule_kind_through_one_call(form):
 EMAIL = re.compile(r"[A-Z0-9a-z._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,64}")
 
 
+def test_a_read_outgrows_a_value_that_keeps_growing(monkeypatch):
+    """A writer that makes the texts a little longer before every read (as a thread typing into
+    the field would) cannot make state() or states() give up: the buffer grows faster than the
+    texts. Growing it only to the size the library last gave failed all eight tries."""
+    import formwell.form as form_module
+
+    form = Form()
+    form.add_field("long")
+    grown = {"chars": 200}
+
+    def grow():
+        grown["chars"] += 1
+        form["long"] = "é" * grown["chars"]
+
+    real_snapshot_at, real_lib = form_module._snapshot_at, form_module.lib
+
+    def snapshot_at(*args):
+        grow()
+        return real_snapshot_at(*args)
+
+    class Lib:
+        def __getattr__(self, name):
+            return getattr(real_lib, name)
+
+        def fw_form_snapshots(self, *args):
+            grow()
+            return real_lib.fw_form_snapshots(*args)
+
+    monkeypatch.setattr(form_module, "_snapshot_at", snapshot_at)
+    state = form.state("long")
+    assert state.value == "é" * grown["chars"]
+    before = grown["chars"]
+    monkeypatch.setattr(form_module, "lib", Lib())
+    (state,) = form.states()
+    assert grown["chars"] > before
+    assert state.value == "é" * grown["chars"]
+
+
 def test_state_from_four_threads_is_always_consistent():
     """Four threads set and read one form (two share a field); every state read is one moment:
     its validity agrees with its own value, never with another thread's."""
