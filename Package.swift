@@ -26,9 +26,11 @@ let package = Package(
         .systemLibrary(name: "CFormwellAtomics"),
         // Messages/Catalogues/*.json are the message catalogues' source: scripts/gen_messages.py
         // embeds them (Messages/EmbeddedCatalogues.swift), so the library reads no file at run time.
-        // The engine fills the C ABI's snapshot structs itself (Snapshot/SnapshotWriter.swift): hence
-        // CFormwellTypes, a header with no code.
-        .target(name: "Formwell", dependencies: ["CPCRE2", "CFormwellTypes"], exclude: ["Messages/Catalogues"]),
+        // The engine fills the C ABI's snapshot structs itself (Snapshot/SnapshotWriter.swift), and
+        // keeps its per-thread match data in a thread-local slot: CFormwellTypes and
+        // CFormwellAtomics, headers with no code.
+        .target(name: "Formwell", dependencies: ["CPCRE2", "CFormwellTypes", "CFormwellAtomics"],
+                exclude: ["Messages/Catalogues"]),
         .target(
             name: "FormwellC",
             dependencies: ["Formwell", "CFormwellTypes", "CFormwellAtomics"],

@@ -25,4 +25,12 @@ static inline void **formwell_thread_state_slot(void) {
     return &state;
 }
 
+/* This thread's PCRE2 match-data block (Formwell's MatchData), cached the same way: every rule
+   match reads it, and pthread_getspecific was a call plus Swift's lazy-global check of the key on
+   every match. The key's destructor clears it before freeing. */
+static inline void **formwell_match_data_slot(void) {
+    static __thread void *block __attribute__((tls_model("initial-exec")));
+    return &block;
+}
+
 #endif /* FORMWELL_ATOMICS_H */

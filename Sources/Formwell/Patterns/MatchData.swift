@@ -1,3 +1,4 @@
+import CFormwellAtomics
 import CPCRE2
 #if canImport(Glibc)
 import Glibc
@@ -10,14 +11,27 @@ import Musl
 enum MatchData {
     /// This thread's block, created on first use and freed when the thread exits; nil only when
     /// memory or thread-specific keys ran out.
+    /// Read from a thread-local slot (CFormwellAtomics); the key owns the block, for its destructor.
+    @inline(__always)
     static func forCurrentThread() -> OpaquePointer? {
+        let cache = formwell_match_data_slot()
+        if let cached = cache?.pointee { return OpaquePointer(cached) }
+        return created(cache)
+    }
+
+    @inline(never)
+    private static func created(_ cache: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> OpaquePointer? {
         guard let key = matchDataKey else { return nil }
-        if let raw = pthread_getspecific(key) { return OpaquePointer(raw) }
+        if let raw = pthread_getspecific(key) {
+            cache?.pointee = raw
+            return OpaquePointer(raw)
+        }
         guard let block = pcre2_match_data_create_8(1, nil) else { return nil }
         guard pthread_setspecific(key, UnsafeRawPointer(block)) == 0 else {
             pcre2_match_data_free_8(block)
             return nil
         }
+        cache?.pointee = UnsafeMutableRawPointer(block)
         return block
     }
 }
@@ -25,6 +39,7 @@ enum MatchData {
 private let matchDataKey: pthread_key_t? = {
     var key = pthread_key_t()
     let created = pthread_key_create(&key) { raw in
+        formwell_match_data_slot()?.pointee = nil
         pcre2_match_data_free_8(raw.map { OpaquePointer($0) })
     }
     return created == 0 ? key : nil
