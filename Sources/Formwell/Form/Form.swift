@@ -481,9 +481,8 @@ public struct Form: Sendable {
         }
     }
 
-    /// `readState(of:at:_:)` handing the state to `reader`: generic, so the compiler specializes
-    /// the read for each reader and inlines the reader's work into it (the C snapshot's writer:
-    /// no summary and no texts laid out in memory for a call).
+    /// `readState(of:at:_:)` handing the state to `reader`: generic, so the read is specialized for
+    /// each reader (the C snapshot's writer) instead of calling a closure through a pointer.
     public static func readState<Reader: StateReader>(
         of form: UnsafeMutablePointer<Form>, at index: Int, into reader: inout Reader
     ) throws(FormError) {

@@ -9,9 +9,10 @@ import Musl
 /// their texts into the caller's buffer. The C layer runs it under the form's lock, so the struct
 /// and the texts always describe the same moment, and checks the caller's arguments first.
 ///
-/// In the engine, not the C layer: in one module the compiler inlines the state read
-/// (`Form.readState`) into the write, and the members go from the field to the struct directly.
-/// Across modules the read was a call handing a closure a summary and a dozen texts in memory.
+/// In the engine, not the C layer: in one module the state read (`Form.readState`) is specialized
+/// for the writer (a `StateReader`), where across modules it called a closure through a pointer
+/// (make bench-ir: 1.5-2% fewer instructions per keystroke here, with the buffer reached through a
+/// pointer).
 public enum SnapshotWriter {
     /// The first version's struct (up to `value`): the smallest `size` a caller may declare.
     public static var minimumSize: Int { formwell_snapshot_v1_size() }

@@ -1,6 +1,6 @@
 /// What a state read (`Form.readState(of:at:into:)`) hands a field's state to: the plain values
 /// and the texts, borrowed for the duration of the call. A protocol rather than a closure so that
-/// the read is specialized for each reader and the reader's work inlined into it.
+/// the read is specialized for each reader.
 public protocol StateReader {
     mutating func read(_ summary: StateSummary, _ texts: StateTexts)
 }
