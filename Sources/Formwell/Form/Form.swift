@@ -482,8 +482,9 @@ public struct Form: Sendable {
     }
 
     /// `readState(of:at:_:)` handing the state to `reader`: generic, so the read is specialized for
-    /// each reader (the C snapshot's writer) instead of calling a closure through a pointer.
-    public static func readState<Reader: StateReader>(
+    /// each reader in this module (the C snapshot's writer) instead of calling a closure through a
+    /// pointer. Internal: from another module a generic function runs unspecialized.
+    static func readState<Reader: StateReader>(
         of form: UnsafeMutablePointer<Form>, at index: Int, into reader: inout Reader
     ) throws(FormError) {
         let formMode = form.pointee.mode
@@ -600,7 +601,7 @@ public struct Form: Sendable {
             errorCount: errorCount, revision: field.pointee.changedAt, secret: field.pointee.secret)
     }
 
-    /// Hands `body` the summary and every text, the name, initial value and value borrowed in place.
+    /// Hands `reader` the summary and every text, the name, initial value and value borrowed in place.
     @inline(__always)
     private static func readTexts<Reader: StateReader>(
         of field: UnsafeMutablePointer<Field>, _ summary: StateSummary, _ message: UnsafeBufferPointer<UInt8>,

@@ -10,8 +10,8 @@ import Musl
 /// only needs the overall result, and allocating a block per keystroke cost more than the match.
 enum MatchData {
     /// This thread's block, created on first use and freed when the thread exits; nil only when
-    /// memory or thread-specific keys ran out.
-    /// Read from a thread-local slot (CFormwellAtomics); the key owns the block, for its destructor.
+    /// memory or thread-specific keys ran out. Read from a thread-local slot (CFormwellAtomics); the
+    /// key owns the block, for its destructor.
     @inline(__always)
     static func forCurrentThread() -> OpaquePointer? {
         let cache = formwell_match_data_slot()

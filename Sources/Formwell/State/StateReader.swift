@@ -1,7 +1,7 @@
 /// What a state read (`Form.readState(of:at:into:)`) hands a field's state to: the plain values
 /// and the texts, borrowed for the duration of the call. A protocol rather than a closure so that
 /// the read is specialized for each reader.
-public protocol StateReader {
+protocol StateReader {
     mutating func read(_ summary: StateSummary, _ texts: StateTexts)
 }
 
