@@ -7,6 +7,9 @@
      2  regex ^[a-z0-9_]{3,20}$ field, the same four ways, vs pcre2_jit_match of that pattern;
      3  a field with no rules (update_at) vs one e-mail match per value;
      4  keystroke on field #0 of a 1,000-field form vs a 10-field form.
+   Rows 1v1, 2v1 and 3v1 (not judged): update_at with the caller declaring the first version's
+   struct (up to `value`: the members and three texts issue 9 defined), so the library writes only
+   those; the judged rows declare the whole version-4 struct (13 texts).
    Every pass goes over the same BENCH_COUNT generated values; each figure is the best of
    BENCH_ROUNDS rounds, after one warm-up round, with the passes of a row interleaved in every round
    (order reversed every other round). Exit status 1 when a sanity check fails (Formwell's verdicts
@@ -16,7 +19,7 @@
 static char emails[BENCH_COUNT][EMAIL_LEN];
 static char usernames[BENCH_COUNT][USERNAME_LEN];
 
-enum pass_kind { RAW_MATCH, UPDATE_AT, SET_AT_SNAPSHOT_AT, BY_ID, MEMBERS_BY_ID };
+enum pass_kind { RAW_MATCH, UPDATE_AT, SET_AT_SNAPSHOT_AT, BY_ID, MEMBERS_BY_ID, UPDATE_AT_V1 };
 
 /* One timed loop over the values. */
 typedef struct {
@@ -40,6 +43,7 @@ static int run_pass(pass *p) {
     fw_snapshot s = bench_snapshot();
     char buf[BENCH_TEXT];
 
+    if (p->kind == UPDATE_AT_V1) s.size = offsetof(fw_snapshot, visited);
     start = bench_now();
     switch (p->kind) {
     case RAW_MATCH:
@@ -49,6 +53,7 @@ static int run_pass(pass *p) {
         }
         break;
     case UPDATE_AT:
+    case UPDATE_AT_V1:
         for (i = 0; i < BENCH_COUNT; i++) {
             errors += fw_field_update_at(p->form, p->index, p->values + (size_t)i * p->stride, &s, buf, sizeof buf) != FW_OK;
             count += s.validity == FW_VALIDITY_VALID;
@@ -143,13 +148,13 @@ static fw_form *single_field_form(const char *id, int with_email, const char *pa
 static void four_ways(const char *row, const char *what, fw_form *form, const char *id, pcre2_code *code,
                        pcre2_match_data *data, const char *values, size_t stride) {
     int matched = count_matches(code, data, values, stride);
-    pass passes[5];
-    char ids[4][8], names[4][96];
+    pass passes[6];
+    char ids[4][8], names[4][96], v1_id[8], v1_name[96];
     int k;
 
     verify_each(what, form, 0, code, data, values, stride);
     memset(passes, 0, sizeof passes);
-    for (k = 0; k < 5; k++) {
+    for (k = 0; k < 6; k++) {
         passes[k].values = values;
         passes[k].stride = stride;
         passes[k].form = form;
@@ -169,7 +174,9 @@ static void four_ways(const char *row, const char *what, fw_form *form, const ch
     passes[3].label = "fw_field_set_value + fw_field_snapshot";
     passes[4].kind = MEMBERS_BY_ID;
     passes[4].label = "fw_field_set_value + fw_field_validity + fw_field_message";
-    run_rounds(passes, 5);
+    passes[5].kind = UPDATE_AT_V1;
+    passes[5].label = "fw_field_update_at, first-version snapshot";
+    run_rounds(passes, 6);
 
     snprintf(names[0], sizeof names[0], "%s: update_at (set + snapshot, 1 call)", what);
     snprintf(names[1], sizeof names[1], "%s: set_value_at + snapshot_at", what);
@@ -180,6 +187,10 @@ static void four_ways(const char *row, const char *what, fw_form *form, const ch
         bench_row(ids[k], names[k], ns_per_value(&passes[k + 1]), ns_per_value(&passes[0]), "ns",
                   passes[k + 1].best / passes[0].best, 0, 3.0, k == 0);
     }
+    snprintf(v1_id, sizeof v1_id, "%sv1", row);
+    snprintf(v1_name, sizeof v1_name, "%s: update_at, first-version struct", what);
+    bench_row(v1_id, v1_name, ns_per_value(&passes[5]), ns_per_value(&passes[0]), "ns",
+              passes[5].best / passes[0].best, 0, 3.0, 0);
 }
 
 /* Row 4: a form of `fields` fields, each required + min_length(3) + the username regex; field #0 focused. */
@@ -233,7 +244,7 @@ int main(void) {
     /* Row 3: no rules at all (every non-empty value is valid) vs one e-mail match. */
     plain_form = single_field_form("plain", 0, NULL);
     {
-        pass passes[2];
+        pass passes[3];
         memset(passes, 0, sizeof passes);
         passes[0].label = "raw pcre2_jit_match (e-mail)";
         passes[0].kind = RAW_MATCH;
@@ -244,11 +255,16 @@ int main(void) {
         passes[1].kind = UPDATE_AT;
         passes[1].form = plain_form;
         passes[1].expected = BENCH_COUNT;
-        passes[0].values = passes[1].values = emails[0];
-        passes[0].stride = passes[1].stride = EMAIL_LEN;
-        run_rounds(passes, 2);
+        passes[2] = passes[1];
+        passes[2].label = "fw_field_update_at (no rules), first-version snapshot";
+        passes[2].kind = UPDATE_AT_V1;
+        passes[0].values = passes[1].values = passes[2].values = emails[0];
+        passes[0].stride = passes[1].stride = passes[2].stride = EMAIL_LEN;
+        run_rounds(passes, 3);
         bench_row("3", "no rules: update_at vs 1 raw e-mail match", ns_per_value(&passes[1]),
                   ns_per_value(&passes[0]), "ns", passes[1].best / passes[0].best, 0, 1.5, 1);
+        bench_row("3v1", "no rules: update_at, first-version struct", ns_per_value(&passes[2]),
+                  ns_per_value(&passes[0]), "ns", passes[2].best / passes[0].best, 0, 1.5, 0);
     }
 
     /* Row 4: keystroke on field #0, 1,000 fields vs 10. */

@@ -3,6 +3,8 @@
    Usage: keystroke_ir ROW COUNT, ROW one of
      email-raw, username-raw   pcre2_jit_match of seed 02's e-mail pattern / ^[a-z0-9_]{3,20}$
      email, username, plain    fw_field_update_at on a focused field with that rule / no rule
+     email-v1, username-v1, plain-v1
+                               the same, the caller declaring the first version's fw_snapshot
      email-floor, username-floor, plain-floor
                                the same keystroke in plain C (keystroke_floor.h): a yardstick
    COUNT calls over bench_common.h's generated values (rows 1-3 of keystroke_bench), cycled.
@@ -25,6 +27,9 @@ int main(int argc, char **argv) {
     size_t stride = username ? USERNAME_LEN : EMAIL_LEN;
     fw_snapshot s = bench_snapshot();
     char buf[BENCH_TEXT];
+    /* A -v1 row declares the first version's struct (up to `value`: the members and three texts
+       issue 9 defined), so the library writes only those. */
+    if (strstr(row, "-v1")) s.size = offsetof(fw_snapshot, visited);
 
     if (count <= 0 || !(email || username || plain)) {
         fprintf(stderr, "usage: keystroke_ir email-raw|username-raw|email|username|plain[-floor] COUNT\n");

@@ -17,6 +17,9 @@ username_raw=$(per_call username-raw)
 email=$(per_call email)
 username=$(per_call username)
 plain=$(per_call plain)
+email_v1=$(per_call email-v1)
+username_v1=$(per_call username-v1)
+plain_v1=$(per_call plain-v1)
 email_floor=$(per_call email-floor)
 username_floor=$(per_call username-floor)
 plain_floor=$(per_call plain-floor)
@@ -26,6 +29,9 @@ printf '%-5s %-44s %8s %10s %8s\n' row what formwell baseline ratio
 printf '%-5s %-44s %8s %10s %8s\n' 1a "[email] update_at vs pcre2_jit_match" "$email" "$email_raw" "$(ratio "$email" "$email_raw")"
 printf '%-5s %-44s %8s %10s %8s\n' 2a "[regex username] update_at vs pcre2_jit_match" "$username" "$username_raw" "$(ratio "$username" "$username_raw")"
 printf '%-5s %-44s %8s %10s %8s\n' 3 "no rules update_at vs e-mail pcre2_jit_match" "$plain" "$email_raw" "$(ratio "$plain" "$email_raw")"
+printf '%-5s %-44s %8s %10s %8s\n' 1v1 "[email], first-version struct (not judged)" "$email_v1" "$email_raw" "$(ratio "$email_v1" "$email_raw")"
+printf '%-5s %-44s %8s %10s %8s\n' 2v1 "regex username, first-version struct" "$username_v1" "$username_raw" "$(ratio "$username_v1" "$username_raw")"
+printf '%-5s %-44s %8s %10s %8s\n' 3v1 "no rules, first-version struct" "$plain_v1" "$email_raw" "$(ratio "$plain_v1" "$email_raw")"
 printf '%-5s %-44s %8s %10s %8s\n' 1a-fl "floor (plain C, keystroke_floor.h), [email]" "$email_floor" "$email_raw" "$(ratio "$email_floor" "$email_raw")"
 printf '%-5s %-44s %8s %10s %8s\n' 2a-fl "floor, regex username" "$username_floor" "$username_raw" "$(ratio "$username_floor" "$username_raw")"
 printf '%-5s %-44s %8s %10s %8s\n' 3-fl "floor, no rules" "$plain_floor" "$email_raw" "$(ratio "$plain_floor" "$email_raw")"
