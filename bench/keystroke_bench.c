@@ -43,7 +43,7 @@ static int run_pass(pass *p) {
     fw_snapshot s = bench_snapshot();
     char buf[BENCH_TEXT];
 
-    if (p->kind == UPDATE_AT_V1) s.size = offsetof(fw_snapshot, visited);
+    if (p->kind == UPDATE_AT_V1) s.size = bench_snapshot_v1_size();
     start = bench_now();
     switch (p->kind) {
     case RAW_MATCH:

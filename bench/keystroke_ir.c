@@ -27,12 +27,10 @@ int main(int argc, char **argv) {
     size_t stride = username ? USERNAME_LEN : EMAIL_LEN;
     fw_snapshot s = bench_snapshot();
     char buf[BENCH_TEXT];
-    /* A -v1 row declares the first version's struct (up to `value`: the members and three texts
-       issue 9 defined), so the library writes only those. */
-    if (strstr(row, "-v1")) s.size = offsetof(fw_snapshot, visited);
+    if (strstr(row, "-v1")) s.size = bench_snapshot_v1_size();
 
     if (count <= 0 || !(email || username || plain)) {
-        fprintf(stderr, "usage: keystroke_ir email-raw|username-raw|email|username|plain[-floor] COUNT\n");
+        fprintf(stderr, "usage: keystroke_ir email-raw|username-raw|email|username|plain[-v1|-floor] COUNT\n");
         return 2;
     }
     bench_make_emails(emails, VALUES, 12345u);
