@@ -42,7 +42,10 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-emit-clang-header-path", ".build/formwell-raw.h",
                                           "-enforce-exclusivity=unchecked"])]
         ),
-        .executableTarget(name: "FormwellTool", dependencies: ["Formwell"]),
+        // The CLI's own definitions of C library symbols that would raise its glibc floor
+        // (hypotf.c says which and why).
+        .target(name: "CFormwellToolCompat"),
+        .executableTarget(name: "FormwellTool", dependencies: ["Formwell", "CFormwellToolCompat"]),
         .testTarget(name: "FormwellTests", dependencies: ["Formwell"]),
     ]
 )
