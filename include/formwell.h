@@ -577,7 +577,7 @@ typedef struct fw_snapshot {
     size_t error_codes_size;
     /**
      * Version 4. The stable code of the failure `message` reports ("required", "min_length",
-     * "pattern_limit", "external", ...; see fw_rule_catalog and the README's rule table), "" unless
+     * "pattern_limit", "external", ...; see fw_rule_catalog and the rule table in docs/rules-and-messages.md), "" unless
      * the validity is FW_VALIDITY_INVALID; in the caller's buffer, or NULL when not copied. Codes
      * never change with the locale (fw_form_set_locale): a view may word its own messages from them.
      */
@@ -1430,7 +1430,7 @@ FW_API fw_status fw_field_set_secret(fw_form *form, const char *field_id, bool s
 /* ---- Messages: failure codes, parameters, locales, single-value checks ---- */
 
 /**
- * Messages as codes + parameters + locales (issue 13). Every failure has a stable code and
+ * Messages as codes + parameters + locales. Every failure has a stable code and
  * parameters (fw_snapshot version 4, fw_form_rule_code / fw_form_rule_params for batch cells);
  * its text comes from the form's message catalogue, chosen with fw_form_set_locale.
  */
@@ -1463,7 +1463,7 @@ FW_API fw_status fw_locales(char *buf, size_t buf_size, size_t *out_length);
 /**
  * Copies the catalogue locale names as JSON into buf: its tag, language, plural rule, unit nouns,
  * list separator, announcement and every failure code's message and hint templates (the format
- * of a catalogue file; see the README's "Messages and locales"). A view that words its own
+ * of a catalogue file; see "Message catalogues" in docs/rules-and-messages.md). A view that words its own
  * messages from codes and parameters reads its templates here. Needs no form.
  * Returns: FW_OK; FW_ERR_BUFFER_TOO_SMALL; FW_ERR_INVALID_ARGUMENT for a locale no catalogue matches; or a general error (see Conventions).
  */

@@ -56,10 +56,10 @@ for t in registration_test snapshot_test hostile_test; do "$OUT/c/$t"; done
 
 step "Python tests"
 FORMWELL_LIBRARY="$ROOT/$BIN/libformwell.so" PYTHONPATH="$ROOT/bindings/python" \
-    python3 -m pytest bindings/python/tests -q -p no:cacheprovider
+    "${PYTHON:-python3}" -m pytest bindings/python/tests -q -p no:cacheprovider
 
 step "CLI tests"
-FORMWELL_CLI="$ROOT/$BIN/formwell-tool" python3 -m pytest Tests/CLI -q -p no:cacheprovider
+FORMWELL_CLI="$ROOT/$BIN/formwell-tool" "${PYTHON:-python3}" -m pytest Tests/CLI -q -p no:cacheprovider
 unset LLVM_PROFILE_FILE
 
 step "Swift tests (swift test --enable-code-coverage)"

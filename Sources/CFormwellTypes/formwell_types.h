@@ -149,7 +149,7 @@ typedef struct fw_snapshot {
     size_t error_codes_size;
     /**
      * Version 4. The stable code of the failure `message` reports ("required", "min_length",
-     * "pattern_limit", "external", ...; see fw_rule_catalog and the README's rule table), "" unless
+     * "pattern_limit", "external", ...; see fw_rule_catalog and the rule table in docs/rules-and-messages.md), "" unless
      * the validity is FW_VALIDITY_INVALID; in the caller's buffer, or NULL when not copied. Codes
      * never change with the locale (fw_form_set_locale): a view may word its own messages from them.
      */

@@ -5,7 +5,7 @@ config), types with `send-keys` and reads the screen with `capture-pane -p -e`: 
 are kept and parsed into cells, so the assertions see colours and bold, not just text. Every wait
 polls the pane until the expected screen appears (or a timeout of several seconds passes), so the
 test holds on a loaded machine. The screens of a few steps are written to $SIGNUP_TUI_CAPTURES (the
-README's pictures).
+pictures in docs/terminal-form.md).
 
 Run with `make test-tui` (or SIGNUP_TUI=path/to/signup_tui python3 -m pytest Tests/TUI).
 """
@@ -172,7 +172,7 @@ class Screen:
         raise AssertionError(f"no panel line {name!r}")
 
     def describe(self):
-        """What the plain text loses, read from the escape sequences (the README's legend)."""
+        """What the plain text loses, read from the escape sequences (the legend in docs/terminal-form.md)."""
         borders, lines = [], []
         for i, label in enumerate(LABELS):
             note = f"{label} {self.border(i).replace(' bold', ' and bold (focused)')}"
@@ -332,7 +332,7 @@ CAPTURED = []
 
 
 def capture(title, screen, legend=True):
-    """Keeps a screen for the README (written out at the end of the module)."""
+    """Keeps a screen for docs/terminal-form.md (written out at the end of the module)."""
     CAPTURED.append((title, screen, legend))
 
 

@@ -8,16 +8,17 @@
 --   print(form:state("email").message)        --> Invalid email format
 --
 -- The C declarations are read at load time from the GENERATED include/formwell_ffi.h (never a copy):
--- $FORMWELL_FFI_HEADER, else formwell_ffi.h beside this file, else ../../include/formwell_ffi.h
--- from this file (the repository), else /usr/local/include or /usr/include (`make install`).
+-- $FORMWELL_FFI_HEADER, else formwell_ffi.h beside this file (installed copies carry one), else
+-- ../../include/formwell_ffi.h from this file (the repository), else /usr/local/include or /usr/include.
 -- The library: $FORMWELL_LIBRARY, else ../../.build/release/libformwell.so from this file (the
--- repository's build), else the system loader's libformwell.so.0.
+-- repository's build), else ../../../lib/libformwell.so.0 (an installed prefix: `make install`, the
+-- tarball), else the system loader's libformwell.so.0 (the Debian packages).
 --
 -- Indexes are 1-based, as Lua arrays: a field's index, and failing_rule (the position, in the rules
 -- given to add_field or listed in the spec, of the rule whose message the field shows).
 -- Failures raise a Lua error: a formwell error object (fields status, code, detail, call, offset;
 -- tostring gives "FW_ERR_UNKNOWN_FIELD: no field with id 'x'"), or, when a Lua custom validator
--- raised, that validator's own error value. README.md in this folder has the whole contract.
+-- raised, that validator's own error value. docs/lua.md has the whole contract.
 
 local ffi = require("ffi")
 local jit = require("jit")
@@ -68,6 +69,9 @@ local function load_library()
   if explicit and explicit ~= "" then return ffi.load(explicit), explicit end
   local built = DIR .. "/../../.build/release/libformwell.so"
   if readable(built) then return ffi.load(built), built end
+  -- Installed under a prefix (make install, the tarball): PREFIX/share/lua/5.1 -> PREFIX/lib.
+  local installed = DIR .. "/../../../lib/libformwell.so.0"
+  if readable(installed) then return ffi.load(installed), installed end
   return ffi.load("libformwell.so.0"), "libformwell.so.0"
 end
 

@@ -5,7 +5,7 @@ import Musl
 #endif
 
 /// One language's messages and hints, read from a catalogue file (Messages/Catalogues/*.json, the
-/// format in the README's "Messages and locales"): a template per failure code, the nouns of the
+/// format in docs/rules-and-messages.md): a template per failure code, the nouns of the
 /// length units, the list separator, the form's announcement and the language's plural rule.
 ///
 /// Immutable and shared: a form holds its catalogue by reference. A catalogue added at run time

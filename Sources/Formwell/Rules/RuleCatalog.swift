@@ -1,7 +1,7 @@
 /// THE table of rule kinds. Every surface reads it: the spec reader and writer, `CompiledRule`, the C
 /// ABI (`fw_rule_catalog`; `fw_rule_kind` in RuleKind.swift is generated from it by
 /// scripts/gen_rules.py), the Python rule classes (generated the same way), the Lua binding (at load)
-/// and the README's rule table. Adding a kind is one entry here plus its check
+/// and the rule table of docs/rules-and-messages.md. Adding a kind is one entry here plus its check
 /// (`CompiledRule.Check` and its verdict); C values are never reused.
 public enum RuleCatalog {
     public static let kinds: [RuleDescriptor] = [

@@ -14,7 +14,7 @@ public struct RuleDescriptor: Sendable {
     public var messages: [String] { MessageCatalogs.english.messages[code] ?? [] }
     /// English accessibility-hint templates, chosen the same way.
     public var hints: [String] { MessageCatalogs.english.hints[code] ?? [] }
-    /// One sentence for documentation (README, header, Python docstrings).
+    /// One sentence for documentation (docs/rules-and-messages.md, the header, Python docstrings).
     public let summary: String
     /// Checked by the host (`AsyncRule`), not by the library's rules.
     public let isAsync: Bool

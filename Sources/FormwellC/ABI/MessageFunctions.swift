@@ -1,7 +1,7 @@
 import CFormwellTypes
 import Formwell
 
-// Messages as codes + parameters + locales (issue 13). Every failure has a stable code and
+// Messages as codes + parameters + locales. Every failure has a stable code and
 // parameters (fw_snapshot version 4, fw_form_rule_code / fw_form_rule_params for batch cells);
 // its text comes from the form's message catalogue, chosen with fw_form_set_locale.
 
@@ -48,7 +48,7 @@ import Formwell
 
 /// Copies the catalogue `locale` names as JSON into buf: its tag, language, plural rule, unit nouns,
 /// list separator, announcement and every failure code's message and hint templates (the format
-/// of a catalogue file; see the README's "Messages and locales"). A view that words its own
+/// of a catalogue file; see "Message catalogues" in docs/rules-and-messages.md). A view that words its own
 /// messages from codes and parameters reads its templates here. Needs no form.
 /// Returns: FW_OK; FW_ERR_BUFFER_TOO_SMALL; FW_ERR_INVALID_ARGUMENT for a locale no catalogue matches; or a general error (see Conventions).
 @c public func fw_message_catalog(
