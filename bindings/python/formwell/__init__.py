@@ -69,8 +69,7 @@ from .messages import ValueVerdict, add_message_catalog, check_value, locales, m
 from .rules import AsyncRule, Custom, Rule, RuleSet
 from ._rule_classes import *  # noqa: F401,F403  (every catalogue rule: Required, Email, Url, Integer, ...)
 from ._rule_kinds import CATALOG as RULE_CATALOG
-
-__version__ = "0.6.0"
+from ._version import __version__ as __version__  # noqa: F401  (the "as" form: an explicit re-export)
 
 
 def library_version() -> str:
@@ -104,14 +103,27 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-from . import batch as _batch, errors as _errors, form as _form, messages as _messages, rules as _rules  # noqa: E402
-
-# The public names: this module's own, then each submodule's public API.
-__all__ = (
-    ["ABI_VERSION", "abi_version", "library_path", "library_version", "check_table", "RULE_CATALOG"]
-    + _form.__all__
-    + _batch.__all__
-    + _messages.__all__
-    + [name for name in _rules.__all__ if name not in ("Validator", "ValidatorResult", "AsyncCheck")]
-    + [name for name in _errors.__all__ if name != "error_for_status"]
-)
+# The public names, written out as one literal list (which type checkers such as mypy --strict read
+# as the names re-exported): this module's own, then each submodule's public API except
+# rules.Validator, rules.ValidatorResult and rules.AsyncCheck (the types of a custom or async rule's
+# callable, for annotations: import them from formwell.rules) and errors.error_for_status (the
+# helper _native raises with). tests/test_public_names.py checks that this list is exactly that.
+__all__ = [
+    "ABI_VERSION", "abi_version", "library_path", "library_version", "check_table", "RULE_CATALOG",
+    # form
+    "Form", "FieldState", "MatchLimits", "Phase", "Validity", "Display", "Mode", "Tint", "Normalizer", "live_forms",
+    "register_validator", "unregister_validator", "registered_validators", "Request", "Verdict", "Resolution",
+    "Outcome", "SubmitResult", "CheckError", "register_check", "unregister_check", "registered_checks",
+    # batch
+    "CheckResult", "Summary",
+    # messages
+    "ValueVerdict", "check_value", "locales", "message_catalog", "add_message_catalog",
+    # rules (with every catalogue rule class of _rule_classes)
+    "Rule", "RuleSet", "Required", "Email", "Phone", "MinLength", "MaxLength", "Regex", "Matches", "Url",
+    "PasswordStrength", "HtmlEmail", "E164", "Integer", "Decimal", "OneOf", "NoneOf", "NotEqual", "RequiredIf",
+    "RequiredWith", "RequiredWithout", "Custom", "AsyncRule",
+    # errors
+    "FormwellError", "NullArgumentError", "InvalidHandleError", "UnknownFieldError", "DuplicateFieldError",
+    "InvalidUTF8Error", "PatternError", "InvalidArgumentError", "CallbackError", "InternalError",
+    "BufferTooSmallError", "BusyError", "InvalidSpecError", "UnknownRequestError", "RequestClosedError",
+]

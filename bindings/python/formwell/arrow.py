@@ -30,6 +30,12 @@ raises :class:`TypeError` naming the column and its type. A batch refused becaus
 not aligned as their types need (pandas strings unpickled with pickle protocol 5, as on a Dask
 worker) is read the same way with its field columns copied into new buffers; libraries from
 fd3c3db on copy unaligned offsets themselves, so that is only a fallback.
+
+pyarrow before 25 crashes the process when it exports a ``string_view`` or ``binary_view`` array
+that a cast left with a null data buffer (every value inline, 12 bytes or less): its C Data
+exporter reads that buffer. So a pyarrow table, batch or reader from such a pyarrow, with a view
+type in its schema, reaches the library as a copy of its field columns (the others are ignored
+anyway), those of ``string_view`` (plain or dictionary-encoded) cast to ``large_string``.
 """
 
 from __future__ import annotations
@@ -304,6 +310,63 @@ class _Source:
                 owned.release()
 
 
+def _exportable(table: Any, ids: List[str]) -> Any:
+    """``table``, or for a pyarrow Table, RecordBatch or RecordBatchReader of a pyarrow before 25
+    with a view type in its schema, a copy that pyarrow can export (see the module's
+    documentation): the columns that name no field left out, field columns of ``string_view`` (and
+    the dictionaries of dictionary-encoded ones) cast to ``large_string``."""
+    kind = type(table)
+    if not kind.__module__.startswith("pyarrow") or kind.__name__ not in ("Table", "RecordBatch", "RecordBatchReader"):
+        return table
+    import pyarrow as pa
+
+    major = pa.__version__.split(".", 1)[0]
+    if not major.isdigit() or int(major) >= 25 or not hasattr(pa.types, "is_string_view"):
+        return table  # fixed, or a pyarrow without view types
+
+    def has_view(data_type: Any) -> bool:
+        if pa.types.is_string_view(data_type) or pa.types.is_binary_view(data_type):
+            return True
+        if pa.types.is_dictionary(data_type):
+            return has_view(data_type.value_type)
+        return any(has_view(data_type.field(index).type) for index in range(data_type.num_fields))
+
+    def to_large_string(data_type: Any) -> Any:
+        if pa.types.is_string_view(data_type):
+            return pa.large_string()
+        if pa.types.is_dictionary(data_type) and pa.types.is_string_view(data_type.value_type):
+            return pa.dictionary(data_type.index_type, pa.large_string(), data_type.ordered)
+        return data_type
+
+    def rebuilt(column: Any, data_type: Any) -> Any:
+        if not pa.types.is_dictionary(data_type):
+            return column.cast(data_type)
+        # (pyarrow has no cast of a dictionary of string_view: its dictionary is cast instead)
+        chunks = [pa.DictionaryArray.from_arrays(chunk.indices, chunk.dictionary.cast(pa.large_string()),
+                                                 ordered=data_type.ordered)
+                  for chunk in (column.chunks if isinstance(column, pa.ChunkedArray) else [column])]
+        return pa.chunked_array(chunks, data_type) if isinstance(column, pa.ChunkedArray) else chunks[0]
+
+    schema = table.schema
+    if not any(has_view(field.type) for field in schema):
+        return table
+    wanted = set(ids)
+    kept = [index for index, field in enumerate(schema) if field.name in wanted]
+    target = pa.schema([schema.field(index).with_type(to_large_string(schema.field(index).type)) for index in kept],
+                       metadata=schema.metadata)
+
+    def copy(part: Any) -> Any:
+        part = part.select(kept)
+        for index, field in enumerate(target):
+            if field.type != part.schema.field(index).type:
+                part = part.set_column(index, field, rebuilt(part.column(index), field.type))
+        return part
+
+    if kind.__name__ == "RecordBatchReader":
+        return pa.RecordBatchReader.from_batches(target, (copy(batch) for batch in table))
+    return copy(table)
+
+
 def _is_pyarrow_batch(table: Any) -> bool:
     kind = type(table)
     return kind.__name__ == "RecordBatch" and kind.__module__.startswith("pyarrow")
@@ -370,7 +433,7 @@ def check_table(form: "Form", table: Any, *, threads: int = 0) -> "TableCheckRes
     if not hasattr(lib, "fw_form_check_arrow"):
         raise NotImplementedError(f"{_native.library_path} has no fw_form_check_arrow (an older libformwell)")
     accumulator = _Accumulator(form, threads)
-    source = _Source(table)
+    source = _Source(_exportable(table, accumulator.ids))
     pending: Optional[_Owned] = None
     try:
         assert source.schema is not None

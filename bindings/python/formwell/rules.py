@@ -10,7 +10,7 @@ The rule classes of the library's catalogue (``Required``, ``Email``, ``MinLengt
 ``Url(schemes=[...])``, ``PasswordStrength(min_score=3)``, ``Integer(min=..., max=...)``,
 ``OneOf([...])``, ``RequiredIf("country", "US")``, ...) are generated from it into
 :mod:`formwell._rule_classes` (scripts/gen_rules.py); each class's docstring gives its parameters and
-default message, and the README's rule table lists them all. Written here: :class:`Custom` and
+default message, and docs/rules-and-messages.md lists them all. Written here: :class:`Custom` and
 :class:`AsyncRule` (they carry Python callables) and :class:`RuleSet` (named lists of rules).
 
 An :class:`AsyncRule` is checked by the host, not the library, and always runs after the field's
@@ -28,7 +28,8 @@ from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Uni
 
 from . import _native
 from ._native import FW_VERDICT_ERROR, FW_VERDICT_INVALID, FW_VERDICT_VALID
-from ._rule_base import Rule, TableRule, _check_length, _encode, _encode_optional, _rule_struct  # noqa: F401
+from ._rule_base import Rule as Rule  # (the "as" form: an explicit re-export, which type checkers read)
+from ._rule_base import TableRule, _check_length, _encode, _encode_optional, _rule_struct  # noqa: F401
 from ._rule_classes import *  # noqa: F401,F403  (the catalogue's rule classes)
 from ._rule_classes import __all__ as _catalog_names
 

@@ -481,15 +481,15 @@ def test_batch_codes_after_a_field_is_removed(form):
 
 
 def test_the_readme_example_runs_as_shown():
-    """bindings/python/README.md's "Messages, codes and locales" example, in a process of its own
-    (it adds a catalogue for the whole process)."""
+    """docs/python.md's "Messages, codes and locales" example, in a process of its own (it adds a
+    catalogue for the whole process)."""
     import os
     import re
     import subprocess
     import sys
 
-    readme = (pathlib.Path(REPO_ROOT) / "bindings" / "python" / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### Messages, codes and locales"):]
+    page = (pathlib.Path(REPO_ROOT) / "docs" / "python.md").read_text(encoding="utf-8")
+    section = page[page.index("## Messages, codes and locales"):]
     code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(formwell.__file__)))
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
