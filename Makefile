@@ -1,4 +1,5 @@
-# Formwell build, install and test entry points. `make demo` and `make test` are the README's commands.
+# Formwell build, install, packaging and test entry points. `make demo` and `make test` are the
+# README's commands; `make dist` builds the release artifacts into dist/ (docs/install.md).
 ifeq ($(origin CC),default)
 CC := gcc
 endif
@@ -8,6 +9,7 @@ endif
 SWIFT      ?= swift
 PREFIX     ?= /usr/local
 DESTDIR    ?=
+PYTHON3    ?= python3
 
 # The version lives in one place, the engine's Sources/Formwell/Version.swift.
 VERSION    := $(shell sed -n 's/.*formwellVersion: StaticString = "\([0-9.]*\)".*/\1/p' Sources/Formwell/Version.swift)
@@ -22,22 +24,51 @@ CXX_STRICT := -std=c++17 -Wall -Wextra -Wpedantic -Werror
 C_LINK     := -Iinclude -L$(RELEASE) -lformwell -Wl,-rpath,$(abspath $(RELEASE)) -pthread
 ENGINE_SRC := $(shell find Sources/Formwell Sources/CPCRE2 -type f) Package.swift Makefile
 SWIFT_SRC  := $(ENGINE_SRC) $(shell find Sources/FormwellC Sources/CFormwellTypes Sources/CFormwellAtomics -type f) scripts/exports.map
-CLI_SRC    := $(ENGINE_SRC) $(shell find Sources/FormwellTool -type f)
+CLI_SRC    := $(ENGINE_SRC) $(shell find Sources/FormwellTool Sources/CFormwellToolCompat -type f)
 CLI        := .build/bin/formwell
+MAN_DIR    := .build/man
+DIST       := dist
+# The project's own Python environment (PEP 668: nothing goes into the system Python or the
+# caller's active one): the test packages (.ci/requirements.txt) and the packaging tools
+# (.ci/requirements-dist.txt), each installed once per change of its list.
+VENV       := .venv
+VENV_PY    := $(VENV)/bin/python
+VENV_TEST  := $(VENV)/.test-packages
+VENV_DIST  := $(VENV)/.dist-packages
+PIP_QUIET  := --quiet --disable-pip-version-check
 C_TESTS    := registration_test snapshot_test hostile_test batch_test arrow_test form_behaviour_test async_test rules_test normalization_test messages_test
 EXAMPLES   := $(basename $(notdir $(wildcard bindings/c/examples/*.c)))
 
 
 
-.PHONY: all setup lib cli header check-header rules check-rules demo walkthrough tui test-tui install uninstall test-python test-lua test-cli bench bench-ir bench-python-ir \
+.PHONY: all setup setup-test venv man dist test-man test-dist lib cli header check-header rules check-rules demo walkthrough tui test-tui install uninstall test-python test-lua test-cli bench bench-ir bench-python-ir \
         fuzz test-fuzz test-tsan \
         test test-swift test-c test-c-asan test-c-valgrind test-install test-symbols coverage clean
 .DELETE_ON_ERROR:
 
 all: lib
 
+# Provisioning is its own step: build targets never run the installer.
+# setup: the Swift toolchain check and the build's Debian packages; setup-test: the tests' too.
 setup:
 	@scripts/setup.sh
+
+setup-test:
+	@scripts/setup.sh --test
+
+$(VENV)/.created:
+	$(PYTHON3) -m venv $(VENV)
+	@touch $@
+
+$(VENV_TEST): .ci/requirements.txt $(VENV)/.created
+	$(VENV_PY) -m pip install $(PIP_QUIET) -r .ci/requirements.txt
+	@touch $@
+
+$(VENV_DIST): .ci/requirements-dist.txt $(VENV)/.created
+	$(VENV_PY) -m pip install $(PIP_QUIET) -r .ci/requirements-dist.txt
+	@touch $@
+
+venv: $(VENV_TEST) $(VENV_DIST)
 
 # The shared library: Swift runtime linked statically (no toolchain path in ldd), only fw_* exported
 # (scripts/exports.map), soname libformwell.so.MAJOR. Linked with the toolchain's lld: gold left the
@@ -45,7 +76,7 @@ setup:
 # out (--strip-debug: 10.7 -> 9.4 MB); the symbol table stays, so perf and callgrind still name functions.
 # Cross-module optimisation lets the engine's internal functions inline into the C-ABI layer
 # (make bench-ir: 55-60 fewer instructions per fw_field_update_at, 20 KB more library).
-lib: setup $(LIB)
+lib: $(LIB)
 $(LIB): $(SWIFT_SRC)
 	$(SWIFT) build -c release --product formwell -Xswiftc -static-stdlib -Xswiftc -use-ld=lld -Xswiftc -cross-module-optimization \
 	    -Xlinker --version-script=$(abspath scripts/exports.map) -Xlinker -soname=$(SONAME) -Xlinker --strip-debug
@@ -63,11 +94,13 @@ rules:
 	python3 scripts/gen_messages.py
 	$(MAKE) lib
 	python3 scripts/gen_rules.py
+	python3 scripts/gen_version.py
 	$(MAKE) header
 
 check-rules: lib
 	python3 scripts/gen_messages.py --check
 	python3 scripts/gen_rules.py --check
+	python3 scripts/gen_version.py --check
 
 # Fails when the committed header differs from the generated one, or does not compile cleanly.
 check-header: lib
@@ -97,7 +130,7 @@ $(CBUILD)/asan/%: bindings/c/tests/%.c bindings/c/tests/check.h bindings/c/tests
 	$(CC) $(C_STRICT) -g -fsanitize=address,undefined -fno-sanitize-recover=all $< -o $@ $(C_LINK)
 
 # The `formwell` command-line tool.
-cli: setup $(CLI)
+cli: $(CLI)
 $(CLI): $(CLI_SRC)
 	$(SWIFT) build -c release --product formwell-tool -Xswiftc -static-stdlib
 	@mkdir -p $(dir $@)
@@ -105,7 +138,7 @@ $(CLI): $(CLI_SRC)
 
 # The main job: check the generated sign-ups against the registration form. Exit status 1 means
 # "some records are invalid", which is what this data is for; 2 (a usage or spec error) fails.
-demo: cli
+demo: setup cli
 	$(CLI) check examples/registration.json examples/signups.jsonl; test $$? -le 1
 
 # The C walkthrough: a registration form through focus, typing, blur and submit, state by state.
@@ -116,24 +149,36 @@ walkthrough: lib $(CBUILD)/registration_walkthrough
 tui: lib $(CBUILD)/signup_tui
 	$(CBUILD)/signup_tui
 
-install: lib
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+# `make install` puts the library (soname link and development link), the headers, the pkg-config
+# file, the CLI, the man pages and the LuaJIT module under PREFIX; `make uninstall` removes exactly
+# INSTALLED. A system prefix (/usr, /usr/local) with no DESTDIR gets ldconfig run after both.
+LUA_DIR    := share/lua/5.1
+INSTALLED  := lib/libformwell.so.$(VERSION) lib/$(SONAME) lib/libformwell.so lib/pkgconfig/formwell.pc \
+              include/formwell.h include/formwell_ffi.h bin/formwell share/man/man1/formwell.1 \
+              share/man/man3/formwell.3 $(LUA_DIR)/formwell.lua $(LUA_DIR)/formwell_json.lua \
+              $(LUA_DIR)/formwell_ffi.h
+RUN_LDCONFIG = if [ -z "$(DESTDIR)" ] && { [ "$(PREFIX)" = /usr/local ] || [ "$(PREFIX)" = /usr ]; }; then ldconfig; fi
+
+install: lib cli man
+	install -d $(addprefix $(DESTDIR)$(PREFIX)/,lib/pkgconfig include bin share/man/man1 share/man/man3 $(LUA_DIR))
 	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/libformwell.so.$(VERSION)
 	ln -sf libformwell.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libformwell.so
-	install -m 644 include/formwell.h $(DESTDIR)$(PREFIX)/include/formwell.h
-	install -m 644 include/formwell_ffi.h $(DESTDIR)$(PREFIX)/include/formwell_ffi.h
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' bindings/c/formwell.pc.in \
+	install -m 644 include/formwell.h include/formwell_ffi.h $(DESTDIR)$(PREFIX)/include/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$${prefix}/lib|' -e 's|@VERSION@|$(VERSION)|' bindings/c/formwell.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/formwell.pc
 	chmod 644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/formwell.pc
+	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/formwell
+	install -m 644 $(MAN_DIR)/formwell.1 $(DESTDIR)$(PREFIX)/share/man/man1/formwell.1
+	install -m 644 $(MAN_DIR)/formwell.3 $(DESTDIR)$(PREFIX)/share/man/man3/formwell.3
+	install -m 644 bindings/lua/formwell.lua bindings/lua/formwell_json.lua include/formwell_ffi.h $(DESTDIR)$(PREFIX)/$(LUA_DIR)/
+	@$(RUN_LDCONFIG)
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/lib/libformwell.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME) \
-	      $(DESTDIR)$(PREFIX)/lib/libformwell.so $(DESTDIR)$(PREFIX)/include/formwell.h \
-	      $(DESTDIR)$(PREFIX)/include/formwell_ffi.h \
-	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/formwell.pc
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
+	@$(RUN_LDCONFIG)
 
-test-swift: setup
+test-swift:
 	$(SWIFT) test
 
 # After the tests, the asynchronous-rule example (a worker thread answering late; it checks its own ending).
@@ -143,10 +188,10 @@ test-c: lib $(addprefix $(CBUILD)/,$(C_TESTS)) $(CBUILD)/conformance_runner $(CB
 	$(CBUILD)/username_async
 
 # The terminal sign-up form typed into inside a private tmux server at 80x24 (Tests/TUI); the screens
-# it captures go to $(CBUILD)/tui_captures.txt (the README's pictures).
-test-tui: lib $(CBUILD)/signup_tui
+# it captures go to $(CBUILD)/tui_captures.txt (the pictures in docs/terminal-form.md).
+test-tui: lib $(CBUILD)/signup_tui $(VENV_TEST)
 	SIGNUP_TUI=$(abspath $(CBUILD))/signup_tui SIGNUP_TUI_CAPTURES=$(abspath $(CBUILD))/tui_captures.txt \
-	    python3 -m pytest Tests/TUI -q -p no:cacheprovider
+	    $(VENV_PY) -m pytest Tests/TUI -q -p no:cacheprovider
 
 # The C tests built with AddressSanitizer and UBSan (the library itself is not instrumented).
 test-c-asan: lib $(addprefix $(CBUILD)/asan/,$(C_TESTS))
@@ -165,10 +210,10 @@ test-install: lib
 test-symbols: lib
 	scripts/check_symbols.sh $(LIB)
 
-# The Python package, installed with the library bundled (as a user would), then its test suite.
-test-python: lib
-	python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --force-reinstall --no-deps ./bindings/python
-	cd bindings/python && python3 -m pytest tests -q
+# The Python package, installed into .venv with the library and the CLI bundled, then its test suite.
+test-python: lib cli $(VENV_TEST)
+	$(VENV_PY) -m pip install $(PIP_QUIET) --force-reinstall --no-deps ./bindings/python
+	cd bindings/python && FORMWELL_CLI=$(abspath $(CLI)) $(abspath $(VENV_PY)) -m pytest tests -q
 
 # The LuaJIT binding (Debian's luajit, through its ffi): unit tests, then every conformance vector.
 test-lua: lib
@@ -187,21 +232,44 @@ test-tsan:
 	scripts/tsan_stress.sh
 
 # The command-line tool end to end, including the conformance vectors' records.
-test-cli: cli
-	FORMWELL_CLI=$(abspath $(CLI)) python3 -m pytest Tests/CLI -q -p no:cacheprovider
+test-cli: cli $(VENV_TEST)
+	FORMWELL_CLI=$(abspath $(CLI)) $(VENV_PY) -m pytest Tests/CLI -q -p no:cacheprovider
 
-test: setup test-swift check-rules check-header test-c test-tui test-c-asan test-c-valgrind test-symbols test-install test-python test-lua test-cli test-tsan test-fuzz
+test: setup-test venv test-swift check-rules check-header test-c test-tui test-c-asan test-c-valgrind test-symbols test-install test-python test-lua test-cli test-man test-dist test-tsan test-fuzz
 	@echo "All tests passed."
+
+# The man pages, generated: formwell(1) from the CLI's own --help, formwell(3) from the header.
+man: $(MAN_DIR)/formwell.1 $(MAN_DIR)/formwell.3
+$(MAN_DIR)/formwell.1 $(MAN_DIR)/formwell.3 &: $(CLI) include/formwell.h scripts/gen_man.py
+	python3 scripts/gen_man.py --cli $(CLI) --header include/formwell.h --version $(VERSION) --out $(MAN_DIR)
+
+test-man: cli $(VENV_TEST)
+	FORMWELL_CLI=$(abspath $(CLI)) $(VENV_PY) -m pytest Tests/Man -q -p no:cacheprovider
+
+# The release artifacts in dist/ (docs/install.md): the wheel and the sdist, the Debian packages and
+# the relocatable tarball, each made from the same build of the library, the CLI and the man pages.
+dist: lib cli man $(VENV_DIST)
+	rm -rf $(DIST) && mkdir -p $(DIST)
+	VERSION=$(VERSION) SONAME=$(SONAME) LIB=$(LIB) CLI=$(CLI) MAN_DIR=$(MAN_DIR) DIST=$(DIST) PYTHON=$(abspath $(VENV_PY)) \
+	    scripts/dist/build.sh
+
+# Every artifact installed as its users install it, with no Swift and nothing of the repository on
+# PATH, PYTHONPATH, LD_LIBRARY_PATH or PKG_CONFIG_PATH (scripts/dist/test_*.sh).
+test-dist: dist
+	scripts/dist/test_docs.sh
+	VERSION=$(VERSION) CLI=$(CLI) scripts/dist/test_wheel.sh
+	VERSION=$(VERSION) CLI=$(CLI) scripts/dist/test_tarball.sh
+	VERSION=$(VERSION) CLI=$(CLI) scripts/dist/test_deb.sh
 
 # Source-based coverage of Sources/ (instrumented builds in .build/coverage, never .build/release):
 # the Swift, C, conformance, Python and CLI suites; per-folder table, HTML in .build/coverage/html.
-coverage: setup
-	SWIFT=$(SWIFT) SONAME=$(SONAME) CC=$(CC) scripts/coverage.sh
+coverage: $(VENV_TEST)
+	SWIFT=$(SWIFT) SONAME=$(SONAME) CC=$(CC) PYTHON=$(abspath $(VENV_PY)) scripts/coverage.sh
 
 # Benchmarks print ratios against a baseline measured in the same run; they are not pass/fail tests
 # (bench/README.md): every program runs, then the Markdown summary; the status is non-zero only
 # when a sanity check failed (e.g. Formwell's verdicts disagree with PCRE2's matches).
-bench: lib
+bench: lib $(VENV_TEST)
 	@mkdir -p $(CBUILD)
 	$(CC) -O2 -std=c99 -Wall -Wextra bench/keystroke_bench.c -o $(CBUILD)/keystroke_bench $(C_LINK) $$(pkg-config --cflags --libs libpcre2-8)
 	$(CC) -O2 -std=c99 -Wall -Wextra bench/threads_bench.c -o $(CBUILD)/threads_bench $(C_LINK) $$(pkg-config --cflags --libs libpcre2-8)
@@ -214,12 +282,12 @@ bench: lib
 	$(CBUILD)/threads_bench || status=1; \
 	$(CBUILD)/batch_bench || status=1; \
 	$(CBUILD)/redos_bench Tests/Corpora/redos_patterns.json || status=1; \
-	FORMWELL_LIBRARY=$(abspath $(LIB)) PYTHONPATH=$(abspath bindings/python) python3 bench/python_bench.py || status=1; \
+	FORMWELL_LIBRARY=$(abspath $(LIB)) PYTHONPATH=$(abspath bindings/python) $(VENV_PY) bench/python_bench.py || status=1; \
 	FORMWELL_LIBRARY=$(abspath $(LIB)) luajit bench/lua_bench.lua $(abspath $(CBUILD))/liblua_bench_c.so || status=1; \
 	$(MAKE) --no-print-directory cli || status=1; \
-	FORMWELL_LIBRARY=$(abspath $(LIB)) PYTHONPATH=$(abspath bindings/python) python3 bench/bulk_python.py || status=1; \
-	FORMWELL_LIBRARY=$(abspath $(LIB)) PYTHONPATH=$(abspath bindings/python) python3 bench/table_bench.py || status=1; \
-	python3 bench/summary.py $$BENCH_ROWS; \
+	FORMWELL_LIBRARY=$(abspath $(LIB)) PYTHONPATH=$(abspath bindings/python) $(VENV_PY) bench/bulk_python.py || status=1; \
+	FORMWELL_LIBRARY=$(abspath $(LIB)) PYTHONPATH=$(abspath bindings/python) $(VENV_PY) bench/table_bench.py || status=1; \
+	$(VENV_PY) bench/summary.py $$BENCH_ROWS; \
 	exit $$status
 
 # Rows 1a, 2a and 3 counted in instructions (callgrind) instead of timed: the same figure on every
@@ -231,8 +299,8 @@ bench-ir: lib
 
 # Rows 6a and 6a2 (and two fuller state reads) counted in instructions, Python and library
 # together (bench/python_ir.sh; about 3 minutes). Not the targets' measure either.
-bench-python-ir: lib
-	FORMWELL_LIBRARY=$(abspath $(LIB)) PYTHONPATH=$(abspath bindings/python) bench/python_ir.sh
+bench-python-ir: lib $(VENV_TEST)
+	PATH=$(abspath $(VENV))/bin:$$PATH FORMWELL_LIBRARY=$(abspath $(LIB)) PYTHONPATH=$(abspath bindings/python) bench/python_ir.sh
 
 clean:
-	rm -rf .build
+	rm -rf .build $(DIST)
