@@ -55,7 +55,7 @@ enum Command: Equatable {
             }
             let name: String
             let inline: String?
-            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
                 name = String(argument[..<equals])
                 inline = String(argument[argument.index(after: equals)...])
             } else {
@@ -83,6 +83,23 @@ enum Command: Equatable {
                                      command: "check")
                 }
                 options.locale = tag
+            case "--delimiter":
+                let text = try value(of: name, inline: inline)
+                guard let byte = CheckOptions.delimiter(text) else {
+                    throw UsageError("the delimiter must be one ASCII character other than a quote or a line end, "
+                        + "or 'tab' (got \(TerminalText.quoted(text)))", command: "check")
+                }
+                options.delimiter = byte
+            case "--strict":
+                guard inline == nil else { throw UsageError("option '--strict' takes no value", command: "check") }
+                options.strict = true
+            case "--max-line-bytes", "--max-spec-bytes":
+                let text = try value(of: name, inline: inline)
+                guard let size = Limits.parseSize(text) else {
+                    throw UsageError("option '\(name)' needs a size in bytes from 1 to 1T, such as 1000, 64K, 64M or 2G "
+                        + "(got \(TerminalText.quoted(text)))", command: "check")
+                }
+                if name == "--max-line-bytes" { options.maxLineBytes = size } else { options.maxSpecBytes = size }
             default:
                 throw UsageError("unknown option '\(name)'", command: "check")
             }
@@ -115,6 +132,23 @@ struct CheckOptions: Equatable {
     /// The message catalogue to word messages in (a tag `MessageCatalogs` knows); nil: the spec's
     /// own `"locale"`, else English.
     var locale: String?
+    /// The CSV field separator (`--delimiter`).
+    var delimiter = UInt8(ascii: ",")
+    /// `--strict`: data that does not fit the spec (a field with no column, a column that matches
+    /// a field only after trimming or case-folding, no records at all) stops the run, exit status 2.
+    var strict = false
+    var maxLineBytes = Limits.defaultMaxLineBytes
+    var maxSpecBytes = Limits.defaultMaxSpecBytes
+
+    /// `--delimiter`'s value as a byte: one printable ASCII character other than `"`, or a TAB
+    /// (given as itself, `tab` or `\t`).
+    static func delimiter(_ text: String) -> UInt8? {
+        if text == "tab" || text == "\\t" || text == "\t" { return 0x09 }
+        guard text.utf8.count == 1, let byte = text.utf8.first, byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\"") else {
+            return nil
+        }
+        return byte
+    }
 }
 
 enum OutputFormat: String, Equatable {

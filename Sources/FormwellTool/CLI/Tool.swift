@@ -1,4 +1,5 @@
 import Formwell
+import Glibc
 
 /// Top-level dispatch: parses the arguments, runs the command, maps every failure to an exit status.
 enum Tool {
@@ -12,15 +13,9 @@ enum Tool {
         }
         switch command {
         case .help, .checkHelp:
-            let output = OutputBuffer(fd: 1)
-            output.write(command == .help ? HelpText.main : HelpText.check)
-            output.flush()
-            return ExitStatus.allValid
+            return write(command == .help ? HelpText.main : HelpText.check)
         case .version:
-            let output = OutputBuffer(fd: 1)
-            output.write("formwell \(formwellVersion)\n")
-            output.flush()
-            return ExitStatus.allValid
+            return write("formwell \(formwellVersion)\n")
         case .check(let options):
             do {
                 return try CheckCommand(options: options).run()
@@ -32,12 +27,28 @@ enum Tool {
     }
 }
 
+extension Tool {
+    /// Writes `text` to standard output: exit status 0, or 2 with a message when the write fails.
+    private static func write(_ text: String) -> Int32 {
+        let output = OutputBuffer(fd: STDOUT_FILENO)
+        output.write(text)
+        do {
+            try output.finish()
+        } catch {
+            StandardError.write("formwell: \(error.message)\n")
+            return ExitStatus.failure
+        }
+        return ExitStatus.allValid
+    }
+}
+
 /// The exit statuses of `formwell check`.
 enum ExitStatus {
     /// Every record is valid.
     static let allValid: Int32 = 0
     /// Some record is invalid or malformed.
     static let someInvalid: Int32 = 1
-    /// A usage error, a spec error, or input that could not be read.
+    /// A usage error, a spec error, input that could not be read or is past a limit, data that
+    /// does not fit the spec under `--strict`, or output that could not be written.
     static let failure: Int32 = 2
 }

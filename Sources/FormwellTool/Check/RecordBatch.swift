@@ -24,12 +24,16 @@ struct RecordBatch {
     private var stagedRanges: [Range<Int>?]
     /// Keys of the record being read that are not fields (for the tool's notes).
     private(set) var unknownKeys: [String] = []
+    /// Which fields some record has named since the batch was made (kept by `removeAll`): how the
+    /// tool tells a JSONL file that never names a field.
+    private(set) var namedFields: [Bool]
 
     init(fields: FieldTable) {
         self.fields = fields
         data = Array(repeating: [], count: fields.count)
         offsets = Array(repeating: [0], count: fields.count)
         stagedRanges = Array(repeating: nil, count: fields.count)
+        namedFields = Array(repeating: false, count: fields.count)
     }
 
     var isEmpty: Bool { items.isEmpty }
@@ -52,6 +56,7 @@ struct RecordBatch {
         let start = staged.count
         staged.append(contentsOf: value)
         stagedRanges[field] = start..<staged.count
+        namedFields[field] = true
     }
 
     /// `stage` with the key and value as text (the CSV reader's records).

@@ -4,8 +4,9 @@ import Formwell
 /// "SPEC: path: problem" (exit status 2). `locale` (the `--locale` option), when given, replaces
 /// the spec's own `"locale"`: the form's messages are worded in that catalogue.
 enum SpecLoader {
-    static func load(_ path: String, locale: String? = nil) throws(ToolError) -> (form: Form, spec: FormSpec) {
-        let bytes = try DataSource.readAll(path)
+    static func load(_ path: String, locale: String? = nil, maxBytes: Int = Limits.defaultMaxSpecBytes)
+        throws(ToolError) -> (form: Form, spec: FormSpec) {
+        let bytes = try DataSource.readAll(path, maxBytes: maxBytes, limitOption: "--max-spec-bytes")
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ToolError("\(path): not valid UTF-8")
         }

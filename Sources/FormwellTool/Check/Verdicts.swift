@@ -40,10 +40,12 @@ struct Verdicts {
     }
 }
 
-/// Every (field, rule) message of the form, as text and as an escaped JSON string, and its failure
-/// code (an escaped JSON string) and parameters (the engine's JSON object text, keys sorted).
+/// Every (field, rule) message of the form, as text, as the human report writes it (control
+/// characters escaped, `TerminalText`) and as an escaped JSON string, and its failure code (an
+/// escaped JSON string) and parameters (the engine's JSON object text, keys sorted).
 struct MessageTable {
     let texts: [[String]]
+    let terminal: [[[UInt8]]]
     let json: [[[UInt8]]]
     let codes: [[[UInt8]]]
     let params: [[[UInt8]]]
@@ -58,6 +60,7 @@ struct MessageTable {
             failures.append((0..<count).map { (try? form.ruleFailure(field: field, rule: $0)) ?? ("", "{}") })
         }
         self.texts = texts
+        terminal = texts.map { $0.map { Array(TerminalText.escaped($0).utf8) } }
         json = texts.map { $0.map(Self.jsonString) }
         codes = failures.map { $0.map { Self.jsonString($0.code) } }
         params = failures.map { $0.map { Array($0.params.utf8) } }
@@ -67,6 +70,16 @@ struct MessageTable {
         var bytes: [UInt8] = []
         JSONWriter.appendString(text, to: &bytes)
         return bytes
+    }
+
+    /// The message as the human report writes it.
+    func terminalText(_ field: Int, _ message: Verdicts.Message) -> [UInt8] {
+        switch message {
+        case .text(let text): return Array(TerminalText.escaped(text).utf8)
+        case .rule(let rule):
+            guard terminal.indices.contains(field), terminal[field].indices.contains(rule) else { return [] }
+            return terminal[field][rule]
+        }
     }
 
     func text(_ field: Int, _ message: Verdicts.Message) -> String {

@@ -10,11 +10,11 @@ enum DataSource {
         return fd
     }
 
-    /// The whole of a (small) file, such as the spec.
-    static func readAll(_ path: String) throws(ToolError) -> [UInt8] {
+    /// The whole of a (small) file, such as the spec, refused past `maxBytes`.
+    static func readAll(_ path: String, maxBytes: Int, limitOption: String) throws(ToolError) -> [UInt8] {
         let fd = try open(path)
         defer { if fd != STDIN_FILENO { close(fd) } }
-        let reader = LineReader(fd: fd, name: path)
+        let reader = LineReader(fd: fd, name: path, maxLineBytes: maxBytes, limitOption: limitOption)
         return try reader.readToEnd()
     }
 }

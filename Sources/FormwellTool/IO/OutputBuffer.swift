@@ -1,11 +1,16 @@
 import Glibc
 
 /// Buffered writes to a file descriptor (standard output): one `write(2)` per 64 KiB.
-/// When the reader has gone away (EPIPE), further output is dropped.
+///
+/// Every write is checked. The first failure (a full disk, a closed descriptor, a pipe whose reader
+/// has gone while SIGPIPE is ignored) is kept in `failure`, and nothing more is written; the
+/// command turns it into exit status 2 with the system's message. With SIGPIPE at its default, a
+/// vanished reader ends the process by that signal, as it does for every Unix filter.
 final class OutputBuffer {
     private let fd: Int32
     private var bytes: [UInt8] = []
-    private var broken = false
+    /// The errno of the first failed write, if any.
+    private(set) var failure: Int32?
     private static let capacity = 1 << 16
 
     init(fd: Int32) {
@@ -31,12 +36,26 @@ final class OutputBuffer {
 
     func flush() {
         defer { bytes.removeAll(keepingCapacity: true) }
-        guard !broken else { return }
-        if !FileDescriptor.writeAll(fd, bytes) { broken = true }
+        guard failure == nil, !bytes.isEmpty else { return }
+        if let code = FileDescriptor.writeAll(fd, bytes) { failure = code }
+    }
+
+    /// Flushes, then closes the descriptor, so that an error the system reports only at close
+    /// (a deferred write on a network file system) is caught too. Throws the first failure.
+    func finish() throws(ToolError) {
+        flush()
+        if failure == nil, close(fd) != 0, errno != EINTR { failure = errno }
+        try check()
+    }
+
+    /// Throws the first failed write as "write error: <the system's message>".
+    func check() throws(ToolError) {
+        if let failure { throw ToolError("write error: \(FileDescriptor.describe(failure))") }
     }
 }
 
-/// Unbuffered writes to standard error: diagnostics, notes and the progress line.
+/// Unbuffered writes to standard error: diagnostics, notes and the progress line. A failure here
+/// has nowhere to be reported, so it is ignored.
 enum StandardError {
     static func write(_ text: String) {
         _ = FileDescriptor.writeAll(STDERR_FILENO, Array(text.utf8))
@@ -46,19 +65,22 @@ enum StandardError {
 }
 
 enum FileDescriptor {
-    /// Writes every byte, retrying after EINTR and short writes; false on any other error.
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { buffer in
+    /// Writes every byte, retrying after EINTR and short writes; the errno of any other failure,
+    /// nil when everything was written.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
+        bytes.withUnsafeBytes { buffer -> Int32? in
+            guard let base = buffer.baseAddress else { return nil }
             var offset = 0
             while offset < buffer.count {
-                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = Glibc.write(fd, base + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    return false
+                    return errno
                 }
+                if written == 0 { return EIO }
                 offset += written
             }
-            return true
+            return nil
         }
     }
 

@@ -1,27 +1,36 @@
 import Formwell
 
 /// CSV as RFC 4180 describes it: a header row of field ids, then records; fields may be quoted
-/// (holding commas, doubled quotes and line breaks); records end with LF or CRLF. A record is
-/// numbered by the physical line it starts on. Blank lines between records are skipped.
-/// A record whose column count differs from the header's is malformed, as is one with invalid UTF-8
-/// or a quoted field that is never closed.
+/// (holding delimiters, doubled quotes and line breaks); records end with LF, CRLF or a lone CR.
+/// The delimiter is a comma unless `--delimiter` names another (`;`, TAB). A record is numbered by
+/// the physical line it starts on. Blank lines between records are skipped. A record whose column
+/// count differs from the header's is malformed, as is one with invalid UTF-8 or a quoted field that
+/// is never closed: a short row is not padded, since a row that lost cells has usually shifted the
+/// rest, and judging it would blame the wrong fields. A record spanning lines is bounded by the
+/// same limit as one line.
 struct CSVReader: RecordReader {
     let lines: LineReader
+    let delimiter: UInt8
     private var header: [String]?
 
-    init(lines: LineReader) {
+    init(lines: LineReader, delimiter: UInt8 = UInt8(ascii: ",")) {
         self.lines = lines
+        self.delimiter = delimiter
+        lines.endsLinesAtCR = true
     }
+
+    var columns: [String]? { header }
 
     mutating func read(into batch: inout RecordBatch) throws(ToolError) -> Bool {
         if header == nil {
             guard let row = try nextRow() else { return false }
             if let problem = row.problem {
-                throw ToolError("\(lines.name): line \(row.line): the header row is malformed: \(problem)")
+                let hint = row.fields.first?.hasPrefix("{") == true ? " (it looks like JSON: is the file JSONL? --input jsonl)" : ""
+                throw ToolError("\(lines.name): line \(row.line): the header row is malformed: \(problem)\(hint)")
             }
             var seen: Set<String> = []
             for name in row.fields where !seen.insert(name).inserted {
-                throw ToolError("\(lines.name): line \(row.line): the header row names column '\(name)' twice")
+                throw ToolError("\(lines.name): line \(row.line): the header row names column \(TerminalText.quoted(name)) twice")
             }
             header = row.fields
         }
@@ -68,11 +77,15 @@ struct CSVReader: RecordReader {
                 if current.problem == nil, let bad = ValidUTF8.firstInvalidOffset(bytes) {
                     current.problem = "invalid UTF-8 at byte \(offset + bad + 1)"
                 }
-                return Self.scan(bytes, state: &state, row: &current)
+                return Self.scan(bytes, lineEnd: lines.lastLineEnd, delimiter: delimiter, state: &state, row: &current)
             }
             if complete { return current }
             row = current
-            offset += line.count + 1
+            offset += line.count + lines.lastLineEnd.count
+            if offset > lines.maxLineBytes {
+                throw ToolError("\(lines.name): the record that starts on line \(current.line) is longer than "
+                    + "\(Limits.describe(lines.maxLineBytes)) (\(lines.limitOption) raises the limit)")
+            }
         }
         guard var row else { return nil }
         if state.quoted && !state.closed {
@@ -99,8 +112,11 @@ struct CSVReader: RecordReader {
     }
 
     /// Scans one physical line into the row; true when the record ends with this line.
-    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, state: inout FieldState, row: inout Row) -> Bool {
-        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), carriageReturn: UInt8 = 0x0D
+    /// `lineEnd` is the line's own end (LF, CRLF or CR), kept inside a quoted field.
+    private static func scan(
+        _ bytes: UnsafeBufferPointer<UInt8>, lineEnd: [UInt8], delimiter: UInt8, state: inout FieldState, row: inout Row
+    ) -> Bool {
+        let quote = UInt8(ascii: "\""), comma = delimiter, carriageReturn: UInt8 = 0x0D
         let count = bytes.count
         var index = 0
         while index < count {
@@ -120,7 +136,7 @@ struct CSVReader: RecordReader {
                 row.fields.append(state.text())
                 state.reset()
             } else if byte == carriageReturn && index == count - 1 {
-                // The CR of a CRLF line end.
+                // A CR left at the end of a line (a CR before the LF is the line end's own).
             } else if state.closed {
                 if row.problem == nil {
                     row.problem = "unexpected \(describe(byte)) after a closing quote"
@@ -134,8 +150,8 @@ struct CSVReader: RecordReader {
             index += 1
         }
         if state.quoted && !state.closed {
-            // A line break inside a quoted field belongs to the value.
-            state.bytes.append(0x0A)
+            // A line break inside a quoted field belongs to the value, as it was written.
+            state.bytes.append(contentsOf: lineEnd)
             return false
         }
         row.fields.append(state.text())

@@ -18,7 +18,9 @@ enum InputFormat: String, Equatable {
     }
 
     /// The reader for `--input`, the extension, or what the input starts with, in that order.
-    static func reader(for path: String, forced: InputFormat?, lines: LineReader) throws(ToolError) -> any RecordReader {
+    static func reader(
+        for path: String, forced: InputFormat?, lines: LineReader, delimiter: UInt8 = UInt8(ascii: ",")
+    ) throws(ToolError) -> any RecordReader {
         let format: InputFormat
         if let forced {
             format = forced
@@ -29,7 +31,7 @@ enum InputFormat: String, Equatable {
         }
         switch format {
         case .jsonl: return JSONLReader(lines: lines)
-        case .csv: return CSVReader(lines: lines)
+        case .csv: return CSVReader(lines: lines, delimiter: delimiter)
         }
     }
 }

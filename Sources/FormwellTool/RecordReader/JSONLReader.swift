@@ -13,6 +13,8 @@ struct JSONLReader: RecordReader {
         self.lines = lines
     }
 
+    var columns: [String]? { nil }
+
     mutating func read(into batch: inout RecordBatch) throws(ToolError) -> Bool {
         while let line = try lines.nextLine() {
             let number = lines.lineNumber

@@ -3,4 +3,7 @@
 protocol RecordReader {
     /// False at the end of the input (nothing added).
     mutating func read(into batch: inout RecordBatch) throws(ToolError) -> Bool
+    /// The column names of a format that has a header row (CSV), once it has been read; nil for
+    /// a format whose records name their own keys (JSONL).
+    var columns: [String]? { get }
 }
