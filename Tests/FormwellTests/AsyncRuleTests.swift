@@ -36,6 +36,28 @@ import Testing
         #expect(try form.state(of: "username").validity == .valid)
     }
 
+    @Test("an edit the normalisers undo keeps the answer: a trimmed field typed a trailing space stays valid")
+    func normalisedValueKeepsItsAnswer() throws {
+        var form = Form()
+        try form.addField("username", rules: [.required(), .minLength(3)], normalizers: [.trim])
+        try form.addAsyncRule(AsyncRule("username_available", debounceMilliseconds: 0), to: "username")
+        try form.focus("username")
+        try form.setValue("ada", for: "username")
+        let request = try Self.take(&form, 0)
+        #expect(try form.resolve(request.id, .valid) == .applied)
+        try form.setValue("ada ", for: "username")
+        #expect(try form.state(of: "username").validity == .valid)
+        #expect(form.nextRequest(now: 10_000) == nil)
+        #expect(form.pendingFieldIDs.isEmpty)
+        #expect(try form.submit(["username": " ada"]))  // a submit of the same normalised value is not pending
+        #expect(try form.state(of: "username").validity == .valid)
+        #expect(form.nextRequest(now: 10_000) == nil)
+        // A change of the normalised value still asks again.
+        try form.setValue("adam ", for: "username")
+        #expect(try form.state(of: "username").validity == .pending)
+        #expect(try Self.take(&form, 10_000).value == "adam")
+    }
+
     @Test("results in any order: a slow first request resolving after a fast second one is stale")
     func outOfOrder() throws {
         var form = try Self.usernameForm(debounce: 0)

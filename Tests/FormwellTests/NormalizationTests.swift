@@ -8,6 +8,17 @@ import Testing
         (.trim, "   ", ""),
         (.collapseWhitespace, "a  \t b\n\nc ", "a b c "),
         (.lowercase, "ÄBC İ Straße", "äbc i̇ straße"),
+        // Final_Sigma: a capital sigma ending a word (case-ignorable marks and apostrophes skipped).
+        (.lowercase, "ΟΔΟΣ", "οδος"),
+        (.lowercase, "ΟΔΟΣ ΣΑ.", "οδος σα."),
+        (.lowercase, "Σ", "σ"),
+        (.lowercase, "ΑΣ\u{301}", "ας\u{301}"),
+        (.lowercase, "ΑΣ'Β", "ασ'β"),
+        (.lowercase, "A.Σ", "a.ς"),  // a full stop is case-ignorable
+        // Code points, not grapheme clusters: a combining mark after a space is not white space.
+        (.trim, "a \u{301}", "a \u{301}"),
+        (.trim, " \u{301}a ", "\u{301}a"),
+        (.collapseWhitespace, "a  \u{301}b", "a \u{301}b"),
         (.nfc, "e\u{301}", "é"),
         (.digitsOnly, "(555) 123-4567", "5551234567"),
         (.digitsOnly, "٣ 3", "3"),

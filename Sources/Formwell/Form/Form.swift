@@ -244,12 +244,15 @@ public struct Form: Sendable {
         // A change is a change of what was set (the raw value): typing a space a trimming field
         // drops still changes what the view shows.
         let changed = !FieldValue.same(fields[index].shownValue, newRaw ?? newValue)
+        // Asynchronous rules judge the normalised value: an edit the normalisers undo (a space a
+        // trimming field drops) keeps their requests and answers.
+        let judgedChanged = !FieldValue.same(fields[index].value, newValue)
         let wasEligible = asyncEligible(index)
         fields[index].value = newValue
         fields[index].raw = newRaw
         fields[index].store(own)
         if changed { fields[index].valueChanged(to: value.bytes) }
-        reconcileAsync(index, valueChanged: changed, wasEligible: wasEligible)
+        reconcileAsync(index, valueChanged: judgedChanged, wasEligible: wasEligible)
         if fields[index].followsChanges(in: formMode) { fields[index].rejudge(focused: index == focusedPosition) }
         for (dependent, evaluation) in updates {
             let dependentWasEligible = asyncEligible(dependent)
@@ -329,12 +332,13 @@ public struct Form: Sendable {
         for index in fields.indices {
             var set = raws[index] ?? values[index]
             let changed = given[index] && !FieldValue.same(fields[index].shownValue, set)
+            let judgedChanged = given[index] && !FieldValue.same(fields[index].value, values[index])
             if changed { set.withBytes { fields[index].valueChanged(to: $0) } }
             let wasEligible = asyncEligible(index)
             fields[index].value = values[index]
             fields[index].raw = raws[index]
             fields[index].store(evaluations[index])
-            reconcileAsync(index, valueChanged: changed, wasEligible: wasEligible)
+            reconcileAsync(index, valueChanged: judgedChanged, wasEligible: wasEligible)
             flushAsync(index)
             fields[index].touched = true
             fields[index].submitted = true

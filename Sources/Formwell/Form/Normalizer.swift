@@ -4,12 +4,15 @@
 /// rules judged, what `Form.values`, batches and submissions use, `FieldState.normalizedValue`).
 public enum Normalizer: Int32, CaseIterable, Sendable {
     /// Removes white space (Unicode White_Space: spaces, tabs, line breaks, no-break spaces, ...)
-    /// at both ends. A value of white space only becomes empty, so `required` fails on it.
+    /// at both ends, code point by code point: a combining mark after a space is not white space
+    /// and stays. A value of white space only becomes empty, so `required` fails on it.
     case trim = 0
-    /// Replaces every run of white space with one U+0020 SPACE (at the ends too: add `trim` first
-    /// to remove them).
+    /// Replaces every run of White_Space code points with one U+0020 SPACE (at the ends too: add
+    /// `trim` first to remove them).
     case collapseWhitespace = 1
-    /// Unicode lowercase (full case mapping, as `String.lowercased()`; locale-independent).
+    /// Unicode lowercase: full case mapping (`String.lowercased()`), locale-independent, with the
+    /// one context-dependent rule of Unicode's default case conversion, Final_Sigma: a capital
+    /// sigma that ends a word becomes `ς` (`"ΟΔΟΣ"` → `"οδος"`).
     case lowercase = 2
     /// Unicode Normalization Form C (canonical composition), as Swift's own string comparison uses.
     case nfc = 3
@@ -37,30 +40,60 @@ public enum Normalizer: Int32, CaseIterable, Sendable {
     public func apply(_ text: String) -> String {
         switch self {
         case .trim:
-            guard let first = text.firstIndex(where: { !$0.isWhitespace }),
-                  let last = text.lastIndex(where: { !$0.isWhitespace }) else { return "" }
-            return String(text[first...last])
+            let scalars = text.unicodeScalars
+            guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+                  let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+            return String(scalars[first...last])
         case .collapseWhitespace:
-            var out = ""
-            out.reserveCapacity(text.utf8.count)
+            var out = String.UnicodeScalarView()
             var inRun = false
-            for character in text {
-                if character.isWhitespace {
+            for scalar in text.unicodeScalars {
+                if scalar.properties.isWhitespace {
                     if !inRun { out.append(" ") }
                     inRun = true
                 } else {
-                    out.append(character)
+                    out.append(scalar)
                     inRun = false
                 }
             }
-            return out
+            return String(out)
         case .lowercase:
-            return text.lowercased()
+            return Self.lowercased(text)
         case .nfc:
             return String(decoding: text._nfcCodeUnits, as: UTF8.self)
         case .digitsOnly:
             return String(decoding: text.utf8.filter { $0 >= 0x30 && $0 <= 0x39 }, as: UTF8.self)
         }
+    }
+
+    /// `text` lowercased with Final_Sigma (Unicode's default case conversion): U+03A3 becomes
+    /// U+03C2 when a cased letter precedes it and none follows it, case-ignorable code points
+    /// (marks, apostrophes) skipped on both sides; every other code point takes its full lowercase
+    /// mapping.
+    static func lowercased(_ text: String) -> String {
+        guard text.unicodeScalars.contains("\u{03A3}") else { return text.lowercased() }
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        for index in scalars.indices {
+            let scalar = scalars[index]
+            if scalar == "\u{03A3}" {
+                out.append(isFinalSigma(scalars, at: index) ? "\u{03C2}" : "\u{03C3}")
+            } else {
+                out.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
+            }
+        }
+        return String(out)
+    }
+
+    private static func isFinalSigma(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        // Before: a cased letter, then only case-ignorable code points.
+        var before = index - 1
+        while before >= 0 && scalars[before].properties.isCaseIgnorable { before -= 1 }
+        guard before >= 0 && scalars[before].properties.isCased else { return false }
+        // After: no cased letter once case-ignorable code points are skipped.
+        var after = index + 1
+        while after < scalars.count && scalars[after].properties.isCaseIgnorable { after += 1 }
+        return !(after < scalars.count && scalars[after].properties.isCased)
     }
 
     /// `normalizers` applied in order to `text`.

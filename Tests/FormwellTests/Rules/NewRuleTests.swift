@@ -17,6 +17,24 @@ import Testing
         #expect(try strictVerdict([Rule(.url())], value) == expected, "\(value)")
     }
 
+    @Test func internationalCharactersFollowRFC3987() throws {
+        // RFC 3987: ucschar everywhere, iprivate in the query only; noncharacters and specials refused.
+        // (Built from code points: Swift's literals refuse noncharacters such as U+FDD0.)
+        let cases: [(String, UInt32, Bool)] = [
+            ("http://a/", 0xE9, true), ("http://a/", 0xFFFD, false), ("http://a/", 0xFDD0, false),
+            ("http://a/", 0xFFFE, false), ("http://a/", 0x1FFFE, false), ("http://a/", 0x1F600, true),
+            ("http://a/", 0xE000, false), ("http://a/?", 0xE000, true), ("http://a/#", 0xE000, false),
+            ("http://a/?q=", 0x10FFFD, true), ("http://a", 0xE000, false), ("http://a/", 0xE0100, false),
+            ("http://a/", 0xE1000, true), ("http://a/", 0x85, false),
+        ]
+        for (prefix, code, valid) in cases {
+            let scalar = try #require(Unicode.Scalar(code))
+            let value = prefix + String(Character(scalar))
+            let expected: Validity = valid ? .valid : .invalid("Enter a valid URL including https://")
+            #expect(try strictVerdict([Rule(.url())], value) == expected, "\(prefix) U+\(String(code, radix: 16))")
+        }
+    }
+
     @Test func schemesAreAnOptionCaseInsensitive() throws {
         #expect(try strictVerdict([Rule(.url(schemes: ["ftp"]))], "FTP://files.example.com/a") == .valid)
         #expect(try strictVerdict([Rule(.url(schemes: ["ftp"]))], "https://example.com") != .valid)

@@ -4,6 +4,7 @@ by ``import formwell``)."""
 
 from __future__ import annotations
 
+import json
 import threading
 from typing import Any, Dict, Mapping, Optional, Tuple
 
@@ -16,14 +17,28 @@ _lock = threading.Lock()
 
 
 def spec_json(spec_or_form: Any, validators: Optional[Mapping[str, Validator]] = None) -> str:
-    """The spec text to ship: a :class:`Form`'s :meth:`~Form.to_spec_json`, or a spec (dict, JSON
-    text, path), loaded here once so a bad spec (or an unresolvable custom rule) fails on the client,
-    not on every worker."""
+    """The spec text to ship: a :class:`Form`'s spec, or a spec (dict, JSON text, path), loaded
+    here once so a bad spec (or an unresolvable custom rule) fails on the client, not on every
+    worker. Secret fields keep their initial values: :meth:`Form.to_spec_json` leaves them out of
+    what a user exports, but a worker needs them to judge a record as the client's form does."""
     if isinstance(spec_or_form, Form):
-        return spec_or_form.to_spec_json()
+        return _with_secret_initials(spec_or_form)
     text = _spec_text(spec_or_form)
     with Form.from_spec(text, validators) as form:
-        return form.to_spec_json()
+        return _with_secret_initials(form)
+
+
+def _with_secret_initials(form: Form) -> str:
+    text = form.to_spec_json()
+    states = {state.id: state for state in form.states()}
+    secrets = {field_id: state.initial for field_id, state in states.items() if state.secret and state.initial}
+    if not secrets:
+        return text
+    spec = json.loads(text)
+    for field in spec["fields"]:
+        if field["id"] in secrets:
+            field["initial"] = secrets[field["id"]]
+    return json.dumps(spec, ensure_ascii=False, sort_keys=True)
 
 
 def cached_form(text: str, validators: Optional[Mapping[str, Validator]] = None) -> Form:

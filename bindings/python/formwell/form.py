@@ -165,7 +165,7 @@ class Normalizer(str, enum.Enum):
     TRIM = "trim"
     #: Every run of white space becomes one space (at the ends too: put TRIM first to drop them).
     COLLAPSE_WHITESPACE = "collapse_whitespace"
-    #: Unicode lowercase (full case mapping, locale-independent).
+    #: Unicode lowercase (full case mapping, locale-independent, Final_Sigma: ``ΟΔΟΣ`` → ``οδος``).
     LOWERCASE = "lowercase"
     #: Unicode Normalization Form C.
     NFC = "nfc"

@@ -13,8 +13,11 @@
 ///   decode to UTF-8 without the code points a host cannot hold (controls, space, `#%/:<>?@[\]^|`).
 /// - port: digits only (possibly none, as RFC 3986 allows), at most 65535.
 /// - path, query, fragment, userinfo: RFC 3986's characters, percent-escapes with two hex digits.
-/// - Non-ASCII characters (U+00A0 and above) are accepted wherever RFC 3987 (IRIs) accepts them, as
-///   Apple's `URL(string:)` does since it encodes them; spaces, controls, `<>"{}|\^` and backquote are not.
+/// - Non-ASCII characters are accepted wherever RFC 3987 (IRIs) accepts them, as Apple's
+///   `URL(string:)` does since it encodes them: its `ucschar` ranges everywhere (U+00A0 to U+D7FF,
+///   U+F900 to U+FDCF, U+FDF0 to U+FFEF, and each plane up to its last two code points but plane
+///   14's first 4,096), and its `iprivate` ranges (private use) in the query only. Noncharacters,
+///   U+FFF0 to U+FFFF (U+FFFD included), spaces, controls, `<>"{}|\^` and backquote are refused.
 enum URLCheck {
     static func isValid(_ value: Subject, schemes: [String]) -> Bool {
         let bytes = value.utf8
@@ -41,7 +44,9 @@ enum URLCheck {
             let byte = bytes[index]
             if byte == 0x3F && section == 0 { section = 1; index += 1; continue }
             if byte == 0x23 && section < 2 { section = 2; index += 1; continue }
-            guard let next = character(bytes, index, extra: section == 0 ? "/:@" : "/?:@") else { return false }
+            guard let next = character(bytes, index, extra: section == 0 ? "/:@" : "/?:@", privateUse: section == 1) else {
+                return false
+            }
             index = next
         }
         return true
@@ -87,22 +92,54 @@ enum URLCheck {
         return true
     }
 
-    /// The index after one allowed character at `index` (unreserved, sub-delims, a percent-escape, a
-    /// non-ASCII character, or one of `extra`), or nil.
-    private static func character(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int, extra: String) -> Int? {
+    /// The index after one allowed character at `index` (unreserved, sub-delims, a percent-escape, an
+    /// RFC 3987 `ucschar`, with `privateUse` an `iprivate` too, or one of `extra`), or nil.
+    private static func character(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int, extra: String, privateUse: Bool = false) -> Int? {
         let byte = bytes[index]
         if byte >= 0x80 {
-            // A whole UTF-8 sequence (the value is valid UTF-8); C1 controls (U+0080-U+009F, C2 80-9F) are refused.
-            if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] < 0xA0 { return nil }
-            var next = index + 1
-            while next < bytes.count, bytes[next] & 0xC0 == 0x80 { next += 1 }
-            return next
+            // A whole UTF-8 sequence (the value is valid UTF-8), decoded to judge its code point.
+            let length: Int
+            let leadBits: UInt32
+            if byte >= 0xF0 {
+                (length, leadBits) = (4, 0x07)
+            } else if byte >= 0xE0 {
+                (length, leadBits) = (3, 0x0F)
+            } else {
+                (length, leadBits) = (2, 0x1F)
+            }
+            guard index + length <= bytes.count else { return nil }
+            var scalar: UInt32 = UInt32(byte) & leadBits
+            for offset in 1..<length {
+                let continuation = bytes[index + offset]
+                guard continuation & 0xC0 == 0x80 else { return nil }
+                scalar = (scalar << 6) | UInt32(continuation & 0x3F)
+            }
+            guard isUCSChar(scalar) || (privateUse && isPrivateUse(scalar)) else { return nil }
+            return index + length
         }
         if isAlpha(byte) || isDigit(byte) || "-._~!$&'()*+,;=".utf8.contains(byte) || extra.utf8.contains(byte) {
             return index + 1
         }
         if byte == 0x25, index + 2 < bytes.count, isHex(bytes[index + 1]), isHex(bytes[index + 2]) { return index + 3 }
         return nil
+    }
+
+    /// RFC 3987's `ucschar`.
+    private static func isUCSChar(_ scalar: UInt32) -> Bool {
+        switch scalar {
+        case 0xA0...0xD7FF, 0xF900...0xFDCF, 0xFDF0...0xFFEF: return true
+        case 0x10000...0xDFFFF: return scalar & 0xFFFF <= 0xFFFD
+        case 0xE1000...0xEFFFD: return true
+        default: return false
+        }
+    }
+
+    /// RFC 3987's `iprivate`.
+    private static func isPrivateUse(_ scalar: UInt32) -> Bool {
+        switch scalar {
+        case 0xE000...0xF8FF, 0xF0000...0xFFFFD, 0x100000...0x10FFFD: return true
+        default: return false
+        }
     }
 
     private static func isAlpha(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
