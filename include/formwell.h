@@ -375,7 +375,7 @@ typedef enum fw_rule_kind {
 /** Bits of the per-cell flags fw_form_check_batch can write (out_cell_flags). */
 typedef enum fw_cell_flag {
     /**
-     * The field's failing pattern stopped at its match limits or time bound: its code is
+     * The field's failing pattern stopped at its match limits or work bound: its code is
      * "pattern_limit" and its message the form's catalogue's for that code ("This value is too
      * complex to check" in English; fw_message_catalog), not the rule's.
      */
@@ -901,16 +901,20 @@ FW_API fw_status fw_form_reset(fw_form *form);
 FW_API fw_status fw_form_set_match_limits(fw_form *form, uint32_t match_limit, uint32_t depth_limit, uint32_t heap_limit_kib);
 
 /**
- * Sets how long one match of a pattern rule may take, in microseconds of wall-clock time, for a
- * value up to 1 MiB (longer values get proportionally more), and re-runs every field's rules.
- * Default 5,000 (5 ms). A match cut short makes its field invalid with "This value is too complex
- * to check", as a step limit does. Raise it on slow hosts or under instrumentation (valgrind).
+ * Sets the work budget of one match of a pattern rule for a value up to 1 MiB (longer values get
+ * proportionally more), and re-runs every field's rules. The budget is counted in microseconds of
+ * a deterministic cost model (2 units a nanosecond per byte of the value, then a step cost that
+ * grows with the length), never by a clock: the same value gets the same verdict on any machine
+ * under any load. It lowers PCRE2's step limit for long values; a value whose length alone exceeds
+ * it is refused unmatched. Default 5,000, which leaves short values the whole step limit (see
+ * fw_form_set_match_limits). A match cut short makes its field invalid with "This value is too
+ * complex to check", as a step limit does. A larger budget lets the step limits decide.
  * Returns: FW_OK; FW_ERR_INVALID_ARGUMENT for 0; FW_ERR_CALLBACK; or a general error (see Conventions).
  */
 FW_API fw_status fw_form_set_time_limit(fw_form *form, uint32_t microseconds);
 
 /**
- * Stores the form's time limit per match (see fw_form_set_time_limit) in *out_microseconds.
+ * Stores the form's work budget per match (see fw_form_set_time_limit) in *out_microseconds.
  * Returns: FW_OK and *out_microseconds set; or a general error (see Conventions).
  */
 FW_API fw_status fw_form_time_limit(fw_form *form, uint32_t *out_microseconds);

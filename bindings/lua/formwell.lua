@@ -910,7 +910,8 @@ function Form:match_limits()
   return tonumber(out[0]), tonumber(out[1]), tonumber(out[2])
 end
 
---- The time one match may take, in seconds (fw_form_set_time_limit; 0.005 by default).
+--- The work budget of one match, in seconds of a deterministic cost model, not a clock
+--- (fw_form_set_time_limit; 0.005 by default).
 function Form:set_time_limit(seconds)
   local micros = math.floor(seconds * 1e6 + 0.5)
   local status = lib.fw_form_set_time_limit(ptr(self), micros)

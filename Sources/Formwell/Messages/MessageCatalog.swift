@@ -263,7 +263,7 @@ public final class MessageCatalog: Sendable {
 /// not a rule's.
 public enum FailureCode {
     public static let required = Field.FailureRef.required.fixedCode.description
-    /// A pattern hit its match limits or time bound: the value could not be judged.
+    /// A pattern hit its match limits or work bound: the value could not be judged.
     public static let patternLimit = Field.FailureRef.patternLimit.fixedCode.description
     /// An asynchronous rule answered invalid.
     public static let async = "async"

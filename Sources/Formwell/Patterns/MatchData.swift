@@ -45,12 +45,12 @@ private let matchDataKey: pthread_key_t? = {
     return created == 0 ? key : nil
 }()
 
-/// One PCRE2 match context per thread for phase 2 of a match (`TimeBound`): its limits and callout
-/// data are set for each phase-2 match, so no other thread may see it. It carries its own JIT stack
-/// of up to `jitStackBytes` (reserved, committed as used): auto-callout code needs more stack than
-/// the plain code, and the 32 KiB PCRE2 uses by default stopped `(?:a|aa)*?b` at 3,000 bytes.
-/// Phase 2 is bounded in time, so a deeper stack costs no time, only memory on the threads that use it.
-enum TimedMatchContext {
+/// One PCRE2 match context per thread for a match that ran out of PCRE2's default 32 KiB JIT stack
+/// (which stops `(?:a|aa)*?b` at 3,000 bytes): its limits are set for each such match, so no other
+/// thread may see it. It carries its own JIT stack of up to `jitStackBytes` (reserved, committed as
+/// used). The step limits still bound the work, so a deeper stack costs only memory on the threads
+/// that use it.
+enum DeepStackContext {
     static let jitStackBytes = 4 << 20
 
     private struct Parts {
@@ -61,7 +61,7 @@ enum TimedMatchContext {
     /// This thread's context, created on first use and freed when the thread exits; nil only when
     /// memory or thread-specific keys ran out.
     static func forCurrentThread() -> OpaquePointer? {
-        guard let key = timedContextKey else { return nil }
+        guard let key = deepStackKey else { return nil }
         if let raw = pthread_getspecific(key) { return raw.assumingMemoryBound(to: Parts.self).pointee.context }
         guard let context = pcre2_match_context_create_8(nil) else { return nil }
         // Without a stack of its own the context uses PCRE2's default (32 KiB on the machine stack).
@@ -70,7 +70,7 @@ enum TimedMatchContext {
         let parts = UnsafeMutablePointer<Parts>.allocate(capacity: 1)
         parts.initialize(to: Parts(context: context, stack: stack))
         guard pthread_setspecific(key, UnsafeRawPointer(parts)) == 0 else {
-            TimedMatchContext.free(parts)
+            DeepStackContext.free(parts)
             return nil
         }
         return context
@@ -88,10 +88,10 @@ enum TimedMatchContext {
     }
 }
 
-private let timedContextKey: pthread_key_t? = {
+private let deepStackKey: pthread_key_t? = {
     var key = pthread_key_t()
     let created = pthread_key_create(&key) { raw in
-        if let raw { TimedMatchContext.free(raw: raw) }
+        if let raw { DeepStackContext.free(raw: raw) }
     }
     return created == 0 ? key : nil
 }()

@@ -2,12 +2,12 @@ import CPCRE2
 
 /// Bounds on one PCRE2 match, so a catastrophic pattern gives up instead of hanging the host.
 /// PCRE2's own defaults (10,000,000 steps, 20 MB of heap) allow seconds per value; a form field needs
-/// microseconds. With these defaults `(a+)+$` against 30 `a`s and a `!` stops in about a millisecond,
-/// while seed 03's patterns over a 10 MB value still finish.
+/// milliseconds. With these defaults `(a+)+$` against 30 `a`s and a `!` stops after 1,000,000 steps.
 ///
 /// Steps are not time: one step can compare or scan the whole value (a backreference, `.*` before a
 /// literal), so these limits alone let `\b(\w+).\1` take seconds on a 160 KB value. Every match is
-/// therefore also bounded in time, by `TimeBound` (see there): these limits still apply on top.
+/// therefore also bounded by a work budget, `WorkBound` (see there), which lowers the step limit as
+/// the value grows: the smaller limit wins. Both are counts, so a verdict never depends on timing.
 public struct MatchLimits: Equatable, Hashable, Sendable {
     /// Backtracking steps per match (`pcre2_set_match_limit`; JIT code honours it too).
     public var matchLimit: UInt32
@@ -15,9 +15,12 @@ public struct MatchLimits: Equatable, Hashable, Sendable {
     public var depthLimit: UInt32
     /// Heap for backtracking, in KiB (`pcre2_set_heap_limit`; interpreter only).
     public var heapLimitKiB: UInt32
-    /// Wall-clock time one match of a value up to 1 MiB may take, in microseconds (`TimeBound`;
-    /// longer values get proportionally more). 5,000 by default; raise it for slow hosts or
-    /// instrumented runs (valgrind slows matching some fifty times).
+    /// The work budget of one match of a value up to 1 MiB, in microseconds of `WorkBound`'s cost
+    /// model (longer values get proportionally more): a deterministic count, not a clock, so the
+    /// same value gets the same verdict on any machine at any load. 5,000 by default, which lets a
+    /// short value use the whole default step limit; a smaller budget lowers the step limit of every
+    /// length and refuses, unmatched, values whose length alone exceeds it (2 units per byte: 1,000
+    /// refuses values from 256 KiB). A larger one lets the step limits decide.
     public var timeLimitMicroseconds: UInt32
 
     public init(matchLimit: UInt32, depthLimit: UInt32, heapLimitKiB: UInt32,
@@ -37,30 +40,30 @@ public struct MatchLimits: Equatable, Hashable, Sendable {
 }
 
 /// One set of limits, ready to match under: for each length class of the value, a PCRE2 match
-/// context whose step limit is the smaller of the user's and `TimeBound.phaseOneStepLimit` (phase 1
-/// of a match). Immutable after creation, which PCRE2 documents as safe to share between threads.
+/// context whose step limit is the smaller of the user's and `WorkBound.stepLimit`. Immutable after
+/// creation, which PCRE2 documents as safe to share between threads.
 final class MatchContext: @unchecked Sendable {
     let limits: MatchLimits
     /// `table[b]` serves values of fewer than 2^b bytes (b = the bit width of the length, 0...64):
-    /// its context (nil when out of memory: PCRE2's built-in limits then apply, and phase 2 still
-    /// bounds the time) and whether its step limit is below the user's, i.e. whether hitting it
-    /// means "try phase 2" rather than "the user's limit was reached". A raw buffer, so the keystroke
-    /// path reads an entry with no bounds check or retain.
-    private let table: UnsafeMutablePointer<(context: OpaquePointer?, shortened: Bool)>
+    /// its context (nil when out of memory, or when such values are refused unmatched) and its step
+    /// limit (0: refused unmatched, their fixed cost exceeds the budget). A raw buffer, so the
+    /// keystroke path reads an entry with no bounds check or retain.
+    private let table: UnsafeMutablePointer<(context: OpaquePointer?, steps: UInt32)>
     private static let widths = Int.bitWidth + 1
 
     init(_ limits: MatchLimits) {
         self.limits = limits
         table = .allocate(capacity: MatchContext.widths)
         for width in 0..<MatchContext.widths {
-            let phaseOne = TimeBound.phaseOneStepLimit(forLengthBelow: width)
-            let context = pcre2_match_context_create_8(nil)
+            let steps = WorkBound.stepLimit(width: width, microseconds: limits.timeLimitMicroseconds,
+                                            userSteps: limits.matchLimit)
+            let context = steps == 0 ? nil : pcre2_match_context_create_8(nil)
             if let context {
-                pcre2_set_match_limit_8(context, min(limits.matchLimit, phaseOne))
+                pcre2_set_match_limit_8(context, steps)
                 pcre2_set_depth_limit_8(context, limits.depthLimit)
                 pcre2_set_heap_limit_8(context, limits.heapLimitKiB)
             }
-            (table + width).initialize(to: (context, phaseOne < limits.matchLimit))
+            (table + width).initialize(to: (context, steps))
         }
     }
 
@@ -79,9 +82,9 @@ final class MatchContext: @unchecked Sendable {
         return Unmanaged.fromOpaque(UnsafeRawPointer(pointer))
     }
 
-    /// The phase-1 context for a value of `length` bytes, and whether its step limit is shortened.
+    /// The context for a value of `length` bytes and its step limit (0: refuse the value unmatched).
     @inline(__always)
-    func phaseOne(length: Int) -> (context: OpaquePointer?, shortened: Bool) {
+    func entry(length: Int) -> (context: OpaquePointer?, steps: UInt32) {
         // 0...64 for any length >= 0 (a buffer's count); a negative length would read entry 0.
         let width = length < 0 ? 0 : Int.bitWidth &- length.leadingZeroBitCount
         return table[width]

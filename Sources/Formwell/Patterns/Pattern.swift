@@ -1,5 +1,4 @@
 import CPCRE2
-import Synchronization
 
 /// A PCRE2 pattern compiled once (UTF mode, anchored at both ends so it must match the whole value),
 /// JIT-compiled where the platform allows. Compiled code is immutable, so one instance is shared by
@@ -19,15 +18,6 @@ public final class Pattern: @unchecked Sendable {
     public let isJITCompiled: Bool
     /// The compiled code; valid as long as this instance lives.
     let code: OpaquePointer
-    /// The same pattern compiled with `PCRE2_AUTO_CALLOUT`, for phase 2 of a match (`TimeBound`):
-    /// compiled on first need, under the lock, freed with the pattern.
-    private let timed = Mutex<TimedCode>(TimedCode())
-
-    private struct TimedCode: @unchecked Sendable {
-        var tried = false
-        var code: OpaquePointer?
-        var jit = false
-    }
 
     static let compileOptions = UInt32(PCRE2_UTF) | UInt32(PCRE2_ANCHORED) | UInt32(PCRE2_ENDANCHORED)
 
@@ -47,9 +37,6 @@ public final class Pattern: @unchecked Sendable {
 
     deinit {
         pcre2_code_free_8(code)
-        timed.withLock { timed in
-            if let code = timed.code { pcre2_code_free_8(code) }
-        }
     }
 
     private static func compile(
@@ -62,111 +49,52 @@ public final class Pattern: @unchecked Sendable {
         }
     }
 
-    /// The auto-callout code and whether it is JIT-compiled; nil when PCRE2 could not compile it
-    /// (e.g. the callouts make the compiled pattern too large), in which case a match that needs
-    /// phase 2 is `limitExceeded`.
-    func timedCode() -> (code: OpaquePointer, jit: Bool)? {
-        timed.withLock { timed in
-            if !timed.tried {
-                timed.tried = true
-                var errorCode: Int32 = 0
-                var errorOffset = 0
-                if let compiled = Pattern.compile(source, options: Pattern.compileOptions | UInt32(PCRE2_AUTO_CALLOUT),
-                                                  errorCode: &errorCode, errorOffset: &errorOffset) {
-                    timed.code = compiled
-                    timed.jit = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0
-                }
-            }
-            return timed.code.map { ($0, timed.jit) }
-        }
-    }
-
-    /// Whether the whole value matches, under `limits` and the time bound (`TimeBound`).
+    /// Whether the whole value matches, under `limits` and the work bound (`WorkBound`).
     public func matchWhole(_ value: String, limits: MatchLimits = .default) -> Outcome {
         let context = MatchContext.shared(for: limits)
         var value = value
         return withExtendedLifetime(context) {
             value.withUTF8 {
-                Pattern.matchWhole($0, code: code, jit: isJITCompiled, pattern: Unmanaged.passUnretained(self),
-                                   context: context.pointer)
+                Pattern.matchWhole($0, code: code, jit: isJITCompiled, context: context.pointer)
             }
         }
     }
 
-    /// Matches the whole of `value` (valid UTF-8) against compiled `code` (`pattern`'s) under the
-    /// limits of `context` (a `MatchContext.pointer`) and the time bound: phase 1 is the plain match
-    /// under a step limit shortened for the value's length; only when that limit stops it does phase 2
-    /// run (`TimeBound`). Takes plain pointers so the keystroke path retains nothing; the caller keeps
-    /// the pattern and the context alive.
+    /// Matches the whole of `value` (valid UTF-8) against compiled `code` under the limits of
+    /// `context` (a `MatchContext.pointer`): one match under the step limit `WorkBound` gives the
+    /// value's length, or none when the length alone exceeds the work budget. Takes plain pointers
+    /// so the keystroke path retains nothing; the caller keeps the pattern and the context alive.
     @inline(__always)
     static func matchWhole(
-        _ value: UnsafeBufferPointer<UInt8>, code: OpaquePointer, jit: Bool, pattern: Unmanaged<Pattern>,
-        context: OpaquePointer?
+        _ value: UnsafeBufferPointer<UInt8>, code: OpaquePointer, jit: Bool, context: OpaquePointer?
     ) -> Outcome {
         guard let matchData = MatchData.forCurrentThread() else {
             return .failed("out of memory for match data")
         }
         let limits = MatchContext.from(context)
-        let length = value.count
-        let (phaseOne, shortened) = limits._withUnsafeGuaranteedRef { $0.phaseOne(length: length) }
-        // From `TimeBound.directFrom` phase 1 would allow a handful of steps, each of which may scan
-        // the whole value: straight to phase 2.
-        guard !shortened || length < TimeBound.timedFrom else {
-            return timedMatch(value, code: code, jit: jit, pattern: pattern, limits: limits, matchData: matchData,
-                              phaseOne: phaseOne)
+        let (matchContext, steps) = limits._withUnsafeGuaranteedRef { $0.entry(length: value.count) }
+        guard let matchContext else {
+            return steps == 0 ? .limitExceeded : .failed("out of memory for match context")
         }
-        let result = run(value, code: code, jit: jit, matchData: matchData, context: phaseOne)
-        guard result == PCRE2_ERROR_MATCHLIMIT, shortened else { return outcome(result) }
-        return phaseTwo(value, pattern: pattern, limits: limits, matchData: matchData, start: 0)
+        let result = run(value, code: code, jit: jit, matchData: matchData, context: matchContext)
+        guard result == PCRE2_ERROR_JIT_STACKLIMIT, jit else { return outcome(result) }
+        return deepStackMatch(value, code: code, matchData: matchData, steps: steps, limits: limits)
     }
 
-    /// A value of `TimeBound.timedFrom` bytes or more with a shortened phase 1: the clock starts
-    /// before phase 1, which is skipped from `TimeBound.directFrom`. Out of line, so the keystroke
-    /// path stays small.
+    /// The same match again on this thread's larger JIT stack (`DeepStackContext`), under the same
+    /// limits, when PCRE2's default 32 KiB stack ran out: the verdict still depends only on the
+    /// pattern, the value and the limits. Out of line, so the keystroke path stays small.
     @inline(never)
-    private static func timedMatch(
-        _ value: UnsafeBufferPointer<UInt8>, code: OpaquePointer, jit: Bool, pattern: Unmanaged<Pattern>,
-        limits: Unmanaged<MatchContext>, matchData: OpaquePointer, phaseOne: OpaquePointer?
+    private static func deepStackMatch(
+        _ value: UnsafeBufferPointer<UInt8>, code: OpaquePointer, matchData: OpaquePointer, steps: UInt32,
+        limits: Unmanaged<MatchContext>
     ) -> Outcome {
-        let start = TimeBound.now()
-        if value.count < TimeBound.directFrom {
-            let result = run(value, code: code, jit: jit, matchData: matchData, context: phaseOne)
-            guard result == PCRE2_ERROR_MATCHLIMIT else { return outcome(result) }
-        }
-        return phaseTwo(value, pattern: pattern, limits: limits, matchData: matchData, start: start)
-    }
-
-    /// Phase 2: the auto-callout code under the user's limits and the deadline (`TimeBound`), which
-    /// counts from `start`, or (0) from now less the time phase 1 may have taken.
-    @inline(never)
-    private static func phaseTwo(
-        _ value: UnsafeBufferPointer<UInt8>, pattern: Unmanaged<Pattern>, limits: Unmanaged<MatchContext>,
-        matchData: OpaquePointer, start: UInt64
-    ) -> Outcome {
-        let length = value.count
+        guard let deep = DeepStackContext.forCurrentThread() else { return .limitExceeded }
         let user = limits._withUnsafeGuaranteedRef { $0.limits }
-        let limit = UInt64(user.timeLimitMicroseconds) &* 1_000
-        let budget = TimeBound.budget(length: length, limit: limit)
-        // What phase 1 may have taken, in the same proportion to the limit as by default.
-        let allowance = UInt64(Double(TimeBound.phaseOneAllowance) * Double(limit) / Double(TimeBound.deadlineNanoseconds))
-        let deadline = start != 0 ? start &+ budget
-            : TimeBound.now() &+ (budget > allowance ? budget &- allowance : 0)
-        guard let timedContext = TimedMatchContext.forCurrentThread(),
-              let timed = pattern._withUnsafeGuaranteedRef({ $0.timedCode() }) else {
-            return .limitExceeded
-        }
-        pcre2_set_match_limit_8(timedContext, user.matchLimit)
-        pcre2_set_depth_limit_8(timedContext, user.depthLimit)
-        pcre2_set_heap_limit_8(timedContext, user.heapLimitKiB)
-        let interval = TimeBound.callsBetweenClockReads(length: length)
-        var clock = TimeBound.Clock(deadline: deadline, countdown: 1, interval: interval)
-        let timedResult = withUnsafeMutablePointer(to: &clock) { clock in
-            pcre2_set_callout_8(timedContext, TimeBound.callout, UnsafeMutableRawPointer(clock))
-            defer { pcre2_set_callout_8(timedContext, nil, nil) }
-            return run(value, code: timed.code, jit: timed.jit, matchData: matchData, context: timedContext)
-        }
-        if timedResult == PCRE2_ERROR_CALLOUT && clock.expired { return .limitExceeded }
-        return outcome(timedResult)
+        pcre2_set_match_limit_8(deep, steps)
+        pcre2_set_depth_limit_8(deep, user.depthLimit)
+        pcre2_set_heap_limit_8(deep, user.heapLimitKiB)
+        return outcome(run(value, code: code, jit: true, matchData: matchData, context: deep))
     }
 
     @inline(__always)

@@ -39,8 +39,8 @@ struct CompiledRule: Sendable {
     /// (the pattern stays alive through `check`).
     enum Quick: @unchecked Sendable {
         case required
-        /// `pattern` (unretained) is only dereferenced when a match needs its time-bounded phase 2.
-        case pattern(code: OpaquePointer, jit: Bool, pattern: Unmanaged<Pattern>)
+        /// The compiled code of the pattern (which `check` keeps alive) and whether it is JIT code.
+        case pattern(code: OpaquePointer, jit: Bool)
         /// Lengths in grapheme clusters (the default unit): judged inline.
         case minLength(Int)
         case maxLength(Int)
@@ -126,7 +126,7 @@ struct CompiledRule: Sendable {
         switch check {
         case .required: quick = .required
         case .pattern(let pattern):
-            quick = .pattern(code: pattern.code, jit: pattern.isJITCompiled, pattern: Unmanaged.passUnretained(pattern))
+            quick = .pattern(code: pattern.code, jit: pattern.isJITCompiled)
         case .length(let max, let count, .graphemes): quick = max ? .maxLength(count) : .minLength(count)
         case .condition: quick = .condition
         default: quick = .other
@@ -373,8 +373,8 @@ extension Field {
         switch rules[index].quick {
         case .required, .condition:
             return nil
-        case .pattern(let code, let jit, let pattern):
-            switch Pattern.matchWhole(value.utf8, code: code, jit: jit, pattern: pattern, context: matchContext) {
+        case .pattern(let code, let jit):
+            switch Pattern.matchWhole(value.utf8, code: code, jit: jit, context: matchContext) {
             case .match: return nil
             case .noMatch: return (.own, false)
             case .limitExceeded: return (.own, true)

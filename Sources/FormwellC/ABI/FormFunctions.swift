@@ -92,10 +92,14 @@ import Formwell
     }
 }
 
-/// Sets how long one match of a pattern rule may take, in microseconds of wall-clock time, for a
-/// value up to 1 MiB (longer values get proportionally more), and re-runs every field's rules.
-/// Default 5,000 (5 ms). A match cut short makes its field invalid with "This value is too complex
-/// to check", as a step limit does. Raise it on slow hosts or under instrumentation (valgrind).
+/// Sets the work budget of one match of a pattern rule for a value up to 1 MiB (longer values get
+/// proportionally more), and re-runs every field's rules. The budget is counted in microseconds of
+/// a deterministic cost model (2 units a nanosecond per byte of the value, then a step cost that
+/// grows with the length), never by a clock: the same value gets the same verdict on any machine
+/// under any load. It lowers PCRE2's step limit for long values; a value whose length alone exceeds
+/// it is refused unmatched. Default 5,000, which leaves short values the whole step limit (see
+/// fw_form_set_match_limits). A match cut short makes its field invalid with "This value is too
+/// complex to check", as a step limit does. A larger budget lets the step limits decide.
 /// Returns: FW_OK; FW_ERR_INVALID_ARGUMENT for 0; FW_ERR_CALLBACK; or a general error (see Conventions).
 @c public func fw_form_set_time_limit(_ form: OpaquePointer?, _ microseconds: UInt32) -> fw_status {
     abiCall { () throws(ABIFailure) in
@@ -107,7 +111,7 @@ import Formwell
     }
 }
 
-/// Stores the form's time limit per match (see fw_form_set_time_limit) in *out_microseconds.
+/// Stores the form's work budget per match (see fw_form_set_time_limit) in *out_microseconds.
 /// Returns: FW_OK and *out_microseconds set; or a general error (see Conventions).
 @c public func fw_form_time_limit(_ form: OpaquePointer?, _ out_microseconds: UnsafeMutablePointer<UInt32>?) -> fw_status {
     abiCall { () throws(ABIFailure) in

@@ -15,7 +15,7 @@ exactly once, when done with it, even when the check raises; the library only bo
 
 Messages: a cell whose message is a custom validator's own words (``FW_CELL_OWN_MESSAGE``) is
 resolved with ``fw_form_arrow_message`` right after its batch is checked, while the batch is still
-alive; a cell cut short by its match limits or time bound (``FW_CELL_LIMIT_EXCEEDED``) reads the
+alive; a cell cut short by its match limits or work bound (``FW_CELL_LIMIT_EXCEEDED``) reads the
 message the form's catalogue gives code ``pattern_limit`` ("This value is too complex to check" in
 English) without being judged again. Then the batch is released. So a :class:`TableCheckResult` holds no Arrow data at all: its verdicts, the
 failing rule of each cell, and the messages of the (rare) flagged cells.

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional,
 from . import _native
 from ._native import FW_CELL_LIMIT_EXCEEDED, FW_CELL_OWN_MESSAGE, check, lib, read_string
 
-#: The failure code of a cell whose pattern was cut short by its match limits or time bound
+#: The failure code of a cell whose pattern was cut short by its match limits or work bound
 #: (fw_form_rule_code's documentation: a cell flagged FW_CELL_LIMIT_EXCEEDED has this code, and
 #: no parameters). Its message is the form's catalogue's for this code (Form._limit_message).
 PATTERN_LIMIT = "pattern_limit"
@@ -361,7 +361,7 @@ class CheckResult:
                 errors[ids[field]] = self._cell_message(index, field)
                 continue
             if flag & FW_CELL_LIMIT_EXCEEDED:  # the catalogue's fixed text: never judged again (the
-                limit = form._limit_message()  # time bound could decide differently on a second run)
+                limit = form._limit_message()  # message is the same on every run)
                 errors[ids[field]] = limit if limit is not None else self._cell_message(index, field)
                 continue
             try:

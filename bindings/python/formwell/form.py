@@ -1883,10 +1883,12 @@ class Form:
 
     @property
     def time_limit(self) -> float:
-        """Seconds of wall-clock time one match of a pattern rule may take for a value up to 1 MiB
-        (longer values get proportionally more); 0.005 by default. A match cut short makes its
-        field invalid with "This value is too complex to check", as the step limits do. Setting it
-        re-runs every field's rules; it must be in 1 µs ... about 71 minutes."""
+        """The work budget of one match of a pattern rule for a value up to 1 MiB, in seconds of a
+        deterministic cost model (fw_form_set_time_limit; longer values get proportionally more);
+        0.005 by default. No clock is read: a verdict does not depend on the machine's load. A
+        match cut short makes its field invalid with "This value is too complex to check", as the
+        step limits do. Setting it re-runs every field's rules; it must be in 1 µs ... about 71
+        minutes."""
         micros = c_uint32(0)
         check(lib.fw_form_time_limit(self._h, byref(micros)))
         return micros.value / 1_000_000
