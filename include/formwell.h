@@ -435,6 +435,24 @@ typedef enum fw_normalizer {
     FW_NORMALIZE_DIGITS_ONLY = 4,
 } fw_normalizer;
 
+/**
+ * The library's size limits. A call that would pass one is refused (FW_ERR_INVALID_ARGUMENT,
+ * or FW_ERR_INVALID_SPEC for a spec, which is refused before anything is built) with a message
+ * naming the limit, and nothing stored changes.
+ */
+typedef enum fw_limit {
+    /** The most fields one form holds. */
+    FW_LIMIT_FIELDS_PER_FORM = 1000000,
+    /** The most synchronous rules one field holds (after its rule sets are expanded). */
+    FW_LIMIT_RULES_PER_FIELD = 100000,
+    /**
+     * The most rules one spec may expand to: every field's rules, each rule-set reference counted
+     * as the rules of its set. A compiled rule takes on the order of a kilobyte, so a spec at this
+     * limit builds a form of a few gigabytes at most.
+     */
+    FW_LIMIT_RULES_PER_SPEC = 2000000,
+} fw_limit;
+
 /* ---- Types (from Sources/CFormwellTypes/formwell_types.h) ---- */
 
 /**

@@ -17,6 +17,7 @@ typedef enum fw_cell_flag { FW_CELL_LIMIT_EXCEEDED = 1, FW_CELL_OWN_MESSAGE = 2 
 typedef enum fw_async_verdict { FW_ASYNC_VALID = 0, FW_ASYNC_INVALID = 1, FW_ASYNC_ERROR = 2 } fw_async_verdict;
 typedef enum fw_submit_outcome { FW_SUBMIT_VALID = 0, FW_SUBMIT_INVALID = 1, FW_SUBMIT_PENDING = 2 } fw_submit_outcome;
 typedef enum fw_normalizer { FW_NORMALIZE_TRIM = 0, FW_NORMALIZE_COLLAPSE_WHITESPACE = 1, FW_NORMALIZE_LOWERCASE = 2, FW_NORMALIZE_NFC = 3, FW_NORMALIZE_DIGITS_ONLY = 4 } fw_normalizer;
+typedef enum fw_limit { FW_LIMIT_FIELDS_PER_FORM = 1000000, FW_LIMIT_RULES_PER_FIELD = 100000, FW_LIMIT_RULES_PER_SPEC = 2000000 } fw_limit;
 typedef int32_t (*fw_validate_fn)(void *context, const char *value, size_t value_length,
                                   const char **out_message);
 typedef void (*fw_destroy_fn)(void *context);

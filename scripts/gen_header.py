@@ -45,7 +45,7 @@ SECTIONS = [
     ("AsyncFunctions.swift", "Asynchronous rules: checks the host makes, on the host's clock"),
 ]
 ENUM_FILES = ["Status.swift", "StateEnums.swift", "RuleKind.swift", "CellFlag.swift", "AsyncEnums.swift",
-              "NormalizerEnum.swift"]
+              "NormalizerEnum.swift", "Limits.swift"]
 # Structs and callback typedefs: written in C (Swift imports them, so both share one layout) and
 # copied from between these markers.
 TYPES_HEADER = ROOT / "Sources" / "CFormwellTypes" / "formwell_types.h"

@@ -164,3 +164,33 @@ import Testing
         #expect(throws: FormError.unknownField("nope")) { try form.submit(["nope": "x"]) }
     }
 }
+
+/// A spec is refused before anything is built when it would pass the size limits, rule sets
+/// counted as their rules.
+@Suite struct SpecLimitTests {
+    static func spec(fields: Int, setRules: Int, usesPerField: Int = 1) -> String {
+        let set = (0..<setRules).map { _ in #"{"rule": "min_length", "length": 1}"# }.joined(separator: ",")
+        let uses = Array(repeating: #"{"rule": "set", "name": "s"}"#, count: usesPerField).joined(separator: ",")
+        let list = (0..<fields).map { #"{"id": "f\#($0)", "rules": [\#(uses)]}"# }.joined(separator: ",")
+        return #"{"formwell": 1, "rule_sets": {"s": [\#(set)]}, "fields": [\#(list)]}"#
+    }
+
+    @Test func aSpecPastTheRuleBudgetIsRefused() throws {
+        var form = Form()
+        let fields = FormLimits.rulesPerSpec / 50_000 + 1
+        let spec = try FormSpec(json: Self.spec(fields: fields, setRules: 50_000))
+        #expect(throws: SpecError(path: "fields", problem: "the spec expands to more than the \(FormLimits.rulesPerSpec) rules a spec may have, rule sets counted as their rules (FW_LIMIT_RULES_PER_SPEC; reached at fields[\(fields - 1)])")) {
+            try form.load(spec)
+        }
+        #expect(form.fields.isEmpty)
+    }
+
+    @Test func aFieldPastTheRuleLimitInASpecIsRefused() throws {
+        var form = Form()
+        let spec = try FormSpec(json: Self.spec(fields: 1, setRules: 1_000, usesPerField: FormLimits.rulesPerField / 1_000 + 1))
+        #expect(throws: SpecError(path: "fields[0].rules", problem: "field 'f0' expands to more than the \(FormLimits.rulesPerField) rules a field may have (FW_LIMIT_RULES_PER_FIELD)")) {
+            try form.load(spec)
+        }
+        #expect(form.fields.isEmpty)
+    }
+}

@@ -82,6 +82,13 @@ if tonumber(lib.fw_abi_version()) ~= tonumber(lib.FW_ABI_VERSION) then
 end
 
 formwell.lib = lib                 -- the raw ffi namespace (every fw_ function of the header)
+-- The library's size limits (the header's fw_limit): past one, a call raises FW_ERR_INVALID_ARGUMENT
+-- (FW_ERR_INVALID_SPEC for a spec) with a detail naming the limit.
+formwell.limits = {
+  FIELDS_PER_FORM = tonumber(lib.FW_LIMIT_FIELDS_PER_FORM),
+  RULES_PER_FIELD = tonumber(lib.FW_LIMIT_RULES_PER_FIELD),
+  RULES_PER_SPEC = tonumber(lib.FW_LIMIT_RULES_PER_SPEC),
+}
 formwell.library_path = LIBRARY_PATH
 formwell.header_path = HEADER_PATH
 formwell.version = ffi_string(lib.fw_version())

@@ -19,6 +19,9 @@ extension Form {
         guard !rule.name.isEmpty else { throw .invalidArgument("an asynchronous rule needs a name") }
         guard !rule.name.utf8.contains(0) else { throw .invalidArgument("a rule name must not contain U+0000 (NUL)") }
         let position = try position(of: id)
+        guard fields[position].asyncRules.count < FormLimits.rulesPerField else {
+            throw .invalidArgument("field '\(id)' already has \(FormLimits.rulesPerField) asynchronous rules, the most a field may have (FW_LIMIT_RULES_PER_FIELD)")
+        }
         fields[position].asyncRules.append(rule)
         fields[position].asyncStatus.append(.idle)
     }

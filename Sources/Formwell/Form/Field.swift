@@ -83,6 +83,16 @@ struct Field: Sendable {
     /// Positions of the fields whose `matches` rule names this one: exactly the fields a change of
     /// this value must re-judge (kept by the form when rules are added).
     var dependents: [Int] = []
+    /// Per unit, the tightest length bounds the rules set (the largest min_length, the smallest
+    /// max_length), kept by `append`: a new length rule is checked against them without a look
+    /// at the earlier rules.
+    private(set) var lengthBounds: [LengthUnit: LengthBounds] = [:]
+
+    /// A field's tightest min_length and max_length in one unit, if any.
+    struct LengthBounds: Sendable {
+        var min: Int?
+        var max: Int?
+    }
 
     init(id: String, label: String?, initialValue: String, normalizers: [Normalizer] = []) {
         self.id = id
@@ -202,7 +212,41 @@ struct Field: Sendable {
             alwaysRequiredRule = rules.count
             alwaysRequiredMessage = rule.failure
         }
+        if case .length(let isMax, let count, let unit) = rule.check {
+            var bounds = lengthBounds[unit] ?? LengthBounds()
+            if isMax { bounds.max = Swift.min(bounds.max ?? count, count) } else { bounds.min = Swift.max(bounds.min ?? count, count) }
+            lengthBounds[unit] = bounds
+        }
         rules.append(rule)
+    }
+
+    /// Takes back the rule `append` added last (a rule whose first verdict failed), and what
+    /// `append` derived from it: `bounds` and `required` are what they were before.
+    mutating func removeLastRule(bounds: [LengthUnit: LengthBounds], required: (Int?, String?)) {
+        guard !rules.isEmpty else { return }
+        rules.removeLast()
+        lengthBounds = bounds
+        (alwaysRequiredRule, alwaysRequiredMessage) = required
+    }
+
+    /// What `removeLastRule` puts back: the first required rule and its message.
+    var requiredMarks: (Int?, String?) { (alwaysRequiredRule, alwaysRequiredMessage) }
+
+    /// Adds `position` to `dependents`, which stays sorted and without repeats: a field appended
+    /// after the others is appended, anything else found by binary search.
+    mutating func addDependent(_ position: Int) {
+        guard let last = dependents.last, position <= last else {
+            dependents.append(position)
+            return
+        }
+        guard position != last else { return }
+        var (low, high) = (0, dependents.count)
+        while low < high {
+            let middle = low + (high - low) / 2
+            if dependents[middle] < position { low = middle + 1 } else { high = middle }
+        }
+        if low < dependents.count && dependents[low] == position { return }
+        dependents.insert(position, at: low)
     }
 
     /// Stores a verdict computed for this field (on `value`, its new value when one was set).

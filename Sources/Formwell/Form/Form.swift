@@ -34,8 +34,9 @@ public struct Form: Sendable {
     var staleResultCount = 0
     /// Custom validators a spec may name (`defineValidator`).
     var namedValidators: [String: CustomValidator] = [:]
-    /// Named rule lists (`defineRuleSet`), in definition order.
+    /// Named rule lists (`defineRuleSet`), in definition order, and where each name is in it.
     var ruleSets: [RuleSet] = []
+    var ruleSetPositions: [String: Int] = [:]
     /// The language the form's messages and hints are worded in (`setLocale`; English by default).
     var catalog: MessageCatalog = MessageCatalogs.english
 
@@ -44,7 +45,8 @@ public struct Form: Sendable {
     // MARK: Registration
 
     /// Adds a field with its rules, all or nothing. Ids are non-empty and unique; `matches` rules
-    /// may name fields added earlier.
+    /// may name fields added earlier. A form holds at most `FormLimits.fieldsPerForm` fields, a
+    /// field at most `FormLimits.rulesPerField` rules.
     /// `mode`: the field's own validation mode (nil: the form's); `groups`: named groups (wizard
     /// steps) it belongs to, each non-empty.
     public mutating func addField(
@@ -52,6 +54,12 @@ public struct Form: Sendable {
         mode: ValidationMode? = nil, groups: [String] = [], normalizers: [Normalizer] = [], secret: Bool = false
     ) throws(FormError) {
         guard !id.isEmpty else { throw .invalidArgument("a field id must not be empty") }
+        guard fields.count < FormLimits.fieldsPerForm else {
+            throw .invalidArgument("the form already has \(fields.count) fields, the most a form may have (FW_LIMIT_FIELDS_PER_FORM)")
+        }
+        guard rules.count <= FormLimits.rulesPerField else {
+            throw .invalidArgument("field '\(id)' would have \(rules.count) rules, more than the \(FormLimits.rulesPerField) a field may have (FW_LIMIT_RULES_PER_FIELD)")
+        }
         try Normalizer.check(normalizers)
         // C names fields with NUL-terminated strings: an id holding U+0000 could never be named.
         guard !id.utf8.contains(0) else { throw .invalidArgument("a field id must not contain U+0000 (NUL)") }
@@ -72,32 +80,113 @@ public struct Form: Sendable {
         changeCount &+= 1
         field.changedAt = changeCount
         // Nothing below throws: index the new field's `matches` rules, then add it.
-        for target in Form.matchedPositions(field.rules) { fields[target].dependents.append(position) }
+        for target in Form.matchedPositions(field.rules) { fields[target].addDependent(position) }
         positions[id] = position
         fields.append(field)
         // Keep one spare element at the end of the storage: every keystroke writes into it, and the
         // spare keeps whatever the allocator puts next (another form's, in another thread) off the
-        // cache lines being written.
-        if fields.capacity == fields.count { fields.reserveCapacity(fields.count + 1) }
+        // cache lines being written. The storage grows by half at a time (so each add costs
+        // amortised constant time, not a copy of every field).
+        if fields.capacity == fields.count { fields.reserveCapacity(fields.count + fields.count / 2 + 2) }
     }
 
-    /// Appends a rule to an existing field (after its other rules).
+    /// Appends a rule to an existing field (after its other rules), all or nothing; refused when the
+    /// field has `FormLimits.rulesPerField` rules already.
+    /// Only the new rule runs (when it can change the verdict: `verdictChange`), so adding rules
+    /// one by one costs constant time each, however many the field has.
     public mutating func addRule(_ rule: Rule, to id: String) throws(FormError) {
         let position = try self.position(of: id)
-        var field = fields[position]
-        let compiled = try CompiledRule(rule, for: field, in: fieldAndPosition, catalog: catalog)
-        field.append(compiled)
-        var value = field.value
+        try checkRoomForRules(1, at: position)
+        // (The field is read in place, never copied out: a copy would share its rules' storage and
+        // the append below would copy every rule.)
+        let compiled = try CompiledRule(rule, for: fields[position], in: fieldAndPosition, catalog: catalog)
+        let change = try verdictChange(at: position, adding: compiled)
         let wasEligible = asyncEligible(position)
-        field.store(try field.evaluation(of: &value, valueAt: currentValue, matchContext: matchContext.pointer,
-                                         all: errorMode == .all))
-        if field.isJudged && field.followsChanges(in: mode) { field.rejudge(focused: position == focusedPosition) }
         let before = tracking([position])
-        fields[position] = field
+        // Nothing below throws.
+        fields[position].append(compiled)
+        switch change {
+        case .unchanged: break
+        case .requirement(let index): fields[position].conditionalRequirement = index
+        case .failure(let evaluation): fields[position].store(evaluation)
+        case .later(let message, let code):
+            fields[position].moreFailures.append(message)
+            fields[position].moreCodes.append(code)
+        case .replaced(let evaluation): fields[position].store(evaluation)
+        }
+        if fields[position].isJudged && fields[position].followsChanges(in: mode) {
+            fields[position].rejudge(focused: position == focusedPosition)
+        }
         reconcileAsync(position, valueChanged: false, wasEligible: wasEligible)
         record(before)
-        for target in Form.matchedPositions([compiled]) where !fields[target].dependents.contains(position) {
-            fields[target].dependents.append(position)
+        for target in Form.matchedPositions([compiled]) { fields[target].addDependent(position) }
+    }
+
+    /// Refuses `count` more rules on the field at `position` past `FormLimits.rulesPerField`.
+    func checkRoomForRules(_ count: Int, at position: Int) throws(FormError) {
+        let has = fields[position].rules.count
+        guard count <= FormLimits.rulesPerField - has else {
+            throw .invalidArgument("field '\(fields[position].id)' has \(has) rules; \(count) more would pass the \(FormLimits.rulesPerField) a field may have (FW_LIMIT_RULES_PER_FIELD)")
+        }
+    }
+
+    /// How the verdict stored for a field's rules changes when `rule` is appended to them.
+    private enum VerdictChange {
+        case unchanged
+        /// An empty value: the new rule (at this index) makes the field required for now.
+        case requirement(Int)
+        /// The value passed every rule and fails the new one.
+        case failure(Evaluation)
+        /// Error mode `all`: the value failed an earlier rule and fails the new one too.
+        case later(message: String, code: String)
+        /// Every rule run again (a stored verdict that is not one of the above).
+        case replaced(Evaluation)
+    }
+
+    /// What running the field's rules with `rule` appended finds, worked out from the verdict
+    /// stored for the others (rules run in order; the first failure is the verdict, error mode
+    /// `all` collects the later ones; an empty value is judged by `required` and the conditions
+    /// only): the new rule runs alone, and only when it can change the verdict.
+    private func verdictChange(at position: Int, adding rule: CompiledRule) throws(FormError) -> VerdictChange {
+        let index = fields[position].rules.count
+        let context = matchContext.pointer
+        let peer: (Int) -> PeerValue? = { self.currentValue($0).map(PeerValue.stored) }
+        if fields[position].value.isEmpty {
+            // An earlier `required` or holding condition decides already.
+            if fields[position].requiredRule != nil { return .unchanged }
+            let single = [rule].withUnsafeBufferPointer { Field.emptyEvaluation(rules: $0, valueAt: peer) }
+            return single.requirement == nil ? .unchanged : .requirement(index)
+        }
+        let failing = fields[position].failingRule != nil
+        if failing && errorMode == .first { return .unchanged }
+        guard failing || fields[position].outcome == .valid else {
+            var rules = fields[position].rules
+            rules.append(rule)
+            var value = fields[position].value
+            let all = errorMode == .all
+            let id = fields[position].id
+            let evaluation = try value.withBytes { (bytes) throws(FormError) in
+                try rules.withUnsafeBufferPointer { (rules) throws(FormError) in
+                    try Field.evaluation(of: Subject(utf8: bytes), rules: rules, id: { id }, valueAt: peer,
+                                         matchContext: context, all: all)
+                }
+            }
+            return .replaced(evaluation)
+        }
+        var value = fields[position].value
+        let id = fields[position].id
+        let found = try value.withBytes { (bytes) throws(FormError) in
+            try [rule].withUnsafeBufferPointer { (rules) throws(FormError) in
+                try Field.ruleFailure(of: Subject(utf8: bytes), rule: 0, in: rules, id: { id }, valueAt: peer,
+                                      matchContext: context)
+            }
+        }
+        guard let (failure, limited) = found else { return .unchanged }
+        guard failing else { return .failure(Evaluation(failure, limitExceeded: limited, rule: index)) }
+        switch failure {
+        case .own: return .later(message: rule.failureMessage(limitExceeded: limited),
+                                 code: limited ? FailureCode.patternLimit : rule.code)
+        case .worded(let text): return .later(message: text, code: rule.code)
         }
     }
 

@@ -118,7 +118,8 @@ struct CompiledRule: Sendable {
         let arguments = try RuleArguments(given, for: descriptor, field: field.id)
         let named = arguments.string("field").flatMap(fields)
         let validator = rule.kind.validator ?? arguments.string("name").flatMap(validators)
-        let context = RuleContext(fieldID: field.id, rules: field.rules, namedPosition: named?.position, validator: validator)
+        let context = RuleContext(fieldID: field.id, lengthBounds: field.lengthBounds, namedPosition: named?.position,
+                                  validator: validator)
         check = try compile(arguments, context)
         self.descriptor = descriptor
         message = rule.message
@@ -250,12 +251,8 @@ extension RuleContext {
     /// The tightest bound in `unit` set by the field's earlier rules: the largest min_length
     /// (max: false) or the smallest max_length (max: true), if any.
     func lengthBound(max: Bool, unit: LengthUnit) -> Int? {
-        var bound: Int?
-        for rule in rules {
-            guard case .length(let isMax, let count, let ruleUnit) = rule.check, isMax == max, ruleUnit == unit else { continue }
-            bound = max ? Swift.min(bound ?? count, count) : Swift.max(bound ?? count, count)
-        }
-        return bound
+        guard let bounds = lengthBounds[unit] else { return nil }
+        return max ? bounds.max : bounds.min
     }
 }
 
@@ -360,6 +357,14 @@ extension Field {
         guard var verdict = first else { return Evaluation(.valid) }
         if !more.isEmpty { verdict.setLater(messages: more, codes: moreCodes) }
         return verdict
+    }
+
+    /// Rule `index`'s verdict alone on a non-empty value, as `evaluation` finds it (nil: it passes).
+    static func ruleFailure(
+        of value: Subject, rule index: Int, in rules: UnsafeBufferPointer<CompiledRule>, id: () -> String,
+        valueAt: (Int) -> PeerValue?, matchContext: OpaquePointer?
+    ) throws(FormError) -> (RuleFailure, Bool)? {
+        try failure(of: value, rule: index, in: rules, id: id, valueAt: valueAt, matchContext: matchContext)
     }
 
     /// Rule `index`'s verdict on a non-empty value: nil when it passes (or does not judge values:

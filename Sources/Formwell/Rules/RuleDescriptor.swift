@@ -82,9 +82,9 @@ public struct RuleParameter: Sendable {
 /// What compiling a rule may look up in its form, found before the kind's compile step runs
 /// (plain values: no field is copied).
 struct RuleContext {
-    /// The id of the field the rule is added to, and its rules so far.
+    /// The id of the field the rule is added to, and the length bounds its rules so far set.
     let fieldID: String
-    let rules: [CompiledRule]
+    let lengthBounds: [LengthUnit: Field.LengthBounds]
     /// The position of the field the rule's `field` argument names, when the form has it.
     let namedPosition: Int?
     /// The validator a custom rule was given directly (Swift closure, C function) or by a name the form defines.

@@ -5,7 +5,7 @@ extension Form {
     /// rule set) and the asynchronous ones.
     public func resolve(_ spec: RuleSpec) throws(FormError) -> (rules: [Rule], asyncRules: [AsyncRule]) {
         if let name = spec.ruleSetName {
-            guard let set = ruleSets.first(where: { $0.name == name }) else {
+            guard let set = ruleSet(named: name) else {
                 throw .invalidArgument("no rule set named '\(name)' is defined")
             }
             var rules: [Rule] = []
@@ -37,6 +37,13 @@ extension Form {
     /// Appends a rule given as data (any kind, a rule set reference, `async`) to a field, all or nothing.
     public mutating func addRule(_ spec: RuleSpec, to id: String) throws(FormError) {
         let resolved = try resolve(spec)
+        // One rule (most calls): added in place, all or nothing by itself (a copy of the form to
+        // change would make the add copy the field's every rule).
+        if resolved.asyncRules.isEmpty, resolved.rules.count == 1, let rule = resolved.rules.first {
+            try addRule(rule, to: id)
+            return
+        }
+        try checkRoomForRules(resolved.rules.count, at: position(of: id))
         var changed = self
         for rule in resolved.rules { try changed.addRule(rule, to: id) }
         for rule in resolved.asyncRules { try changed.addAsyncRule(rule, to: id) }
@@ -64,11 +71,18 @@ extension Form {
                 throw .invalidArgument("rule set '\(set.name)': rule \(index): \(error.description)")
             }
         }
-        if let index = ruleSets.firstIndex(where: { $0.name == set.name }) {
+        if let index = ruleSetPositions[set.name], ruleSets.indices.contains(index) {
             ruleSets[index] = set
         } else {
+            ruleSetPositions[set.name] = ruleSets.count
             ruleSets.append(set)
         }
+    }
+
+    /// The rule set defined under `name`, if any (one look-up, however many sets are defined).
+    func ruleSet(named name: String) -> RuleSet? {
+        guard let index = ruleSetPositions[name], ruleSets.indices.contains(index) else { return nil }
+        return ruleSets[index]
     }
 
     /// The rule sets defined on this form.
@@ -81,7 +95,7 @@ extension Form {
         var index = 0
         while index < field.rules.count {
             let source = field.rules[index].source
-            if let name = source.ruleSet, let set = ruleSets.first(where: { $0.name == name }), !set.rules.isEmpty,
+            if let name = source.ruleSet, let set = ruleSet(named: name), !set.rules.isEmpty,
                index + set.rules.count <= field.rules.count,
                zip(set.rules, field.rules[index..<index + set.rules.count]).allSatisfy({ member, rule in
                    rule.source.ruleSet == name && member.kind.name == rule.source.kind.name

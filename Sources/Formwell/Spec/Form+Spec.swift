@@ -27,7 +27,11 @@ extension Form {
 
     /// Adds the spec's fields (after any the form has), then their rules, so `matches` may name a
     /// field defined later in the spec. All or nothing: on error the form is unchanged.
+    /// A spec is refused before anything is built when the form would pass `FormLimits.fieldsPerForm`
+    /// fields, a field `FormLimits.rulesPerField` rules, or the spec `FormLimits.rulesPerSpec`
+    /// rules with its rule sets expanded; the time a load takes grows with that expanded size.
     public mutating func load(_ spec: FormSpec) throws(SpecError) {
+        try checkSize(of: spec)
         var loaded = self
         // A spec's form-level modes apply when it sets them (a spec loaded into a form adds fields).
         if let mode = spec.mode { loaded.setValidationMode(mode) }
@@ -65,7 +69,7 @@ extension Form {
                 let path = "fields[\(index)].rules[\(ruleIndex)]"
                 if let name = rule.ruleSetName {
                     // A set's rules are reported where the set defines them.
-                    let members = loaded.ruleSets.first { $0.name == name }?.rules ?? []
+                    let members = loaded.ruleSet(named: name)?.rules ?? []
                     for (memberIndex, member) in members.enumerated() {
                         do {
                             let resolved = try loaded.resolve(member)
@@ -89,6 +93,32 @@ extension Form {
             }
         }
         self = loaded
+    }
+
+    /// Refuses a spec that would pass the form's limits (`FormLimits`), counting each rule-set
+    /// reference as the rules of its set (the spec's own definition, else the form's).
+    func checkSize(of spec: FormSpec) throws(SpecError) {
+        guard spec.fields.count <= FormLimits.fieldsPerForm - fields.count else {
+            throw SpecError(path: "fields", problem: "the spec has \(spec.fields.count) fields; with the form's \(fields.count) that is more than the \(FormLimits.fieldsPerForm) a form may have (FW_LIMIT_FIELDS_PER_FORM)")
+        }
+        var setSizes: [String: Int] = [:]
+        for set in ruleSets { setSizes[set.name] = set.rules.count }
+        for set in spec.ruleSets { setSizes[set.name] = set.rules.count }
+        var total = 0
+        for (index, field) in spec.fields.enumerated() {
+            var count = 0
+            for rule in field.rules {
+                // Sets hold at most the rules a field may have: the sum stays far from overflow.
+                count += rule.ruleSetName.map { Swift.min(setSizes[$0] ?? 0, FormLimits.rulesPerField + 1) } ?? 1
+                guard count <= FormLimits.rulesPerField else {
+                    throw SpecError(path: "fields[\(index)].rules", problem: "field '\(field.id)' expands to more than the \(FormLimits.rulesPerField) rules a field may have (FW_LIMIT_RULES_PER_FIELD)")
+                }
+            }
+            total += count
+            guard total <= FormLimits.rulesPerSpec else {
+                throw SpecError(path: "fields", problem: "the spec expands to more than the \(FormLimits.rulesPerSpec) rules a spec may have, rule sets counted as their rules (FW_LIMIT_RULES_PER_SPEC; reached at fields[\(index)])")
+            }
+        }
     }
 
     /// This form's definition as a spec: fields, labels, initial values and rules (not the current

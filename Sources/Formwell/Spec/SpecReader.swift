@@ -25,11 +25,12 @@ enum SpecReader {
             throw SpecError(path: "fields", problem: "missing or not an array")
         }
         let ruleSets = try ruleSets(top["rule_sets"])
+        let setNames = Set(ruleSets.map(\.name))
         var specs: [FieldSpec] = []
         for (index, field) in fields.enumerated() {
             let spec = try fieldSpec(field, "fields[\(index)]")
             for (ruleIndex, rule) in spec.rules.enumerated() {
-                if let name = rule.ruleSetName, !ruleSets.contains(where: { $0.name == name }) {
+                if let name = rule.ruleSetName, !setNames.contains(name) {
                     throw SpecError(path: "fields[\(index)].rules[\(ruleIndex)].name", problem: "no rule set named '\(name)' in rule_sets")
                 }
             }
@@ -78,10 +79,11 @@ enum SpecReader {
             throw SpecError(path: "rule_sets", problem: "expected an object of named rule lists, found \(value.kindName)")
         }
         var sets: [RuleSet] = []
+        var names: Set<String> = []
         for (name, rules) in list {
             let path = "rule_sets.\(name)"
             guard !name.isEmpty else { throw SpecError(path: "rule_sets", problem: "a rule set name must not be empty") }
-            guard !sets.contains(where: { $0.name == name }) else { throw SpecError(path: path, problem: "duplicate key") }
+            guard names.insert(name).inserted else { throw SpecError(path: path, problem: "duplicate key") }
             guard case .array(let items) = rules else {
                 throw SpecError(path: path, problem: "expected an array of rules, found \(rules.kindName)")
             }

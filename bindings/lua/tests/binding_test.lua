@@ -82,6 +82,31 @@ test("duplicate field, bad pattern (with offset), bad spec, bad UTF-8", function
   form:free()
 end)
 
+test("a spec past the size limits is refused with the limit named, nothing built", function()
+  eq(formwell.limits.RULES_PER_SPEC, 2000000, "RULES_PER_SPEC")
+  eq(formwell.limits.FIELDS_PER_FORM, 1000000, "FIELDS_PER_FORM")
+  eq(formwell.limits.RULES_PER_FIELD, 100000, "RULES_PER_FIELD")
+  local set = {}
+  for i = 1, 1000 do set[i] = '{"rule": "min_length", "length": 1}' end
+  local fields = {}
+  for i = 1, formwell.limits.RULES_PER_SPEC / 1000 + 1 do
+    fields[i] = '{"id": "f' .. i .. '", "rules": [{"rule": "set", "name": "many"}]}'
+  end
+  local spec = '{"formwell": 1, "rule_sets": {"many": [' .. table.concat(set, ", ") .. ']}, "fields": ['
+    .. table.concat(fields, ", ") .. ']}'
+  local before = formwell.live_count()
+  local err = raises(formwell.from_spec, spec)
+  eq(err.status, "FW_ERR_INVALID_SPEC")
+  assert(err.detail:find("FW_LIMIT_RULES_PER_SPEC", 1, true), err.detail)
+  eq(formwell.live_count(), before, "a refused spec frees its form")
+  local form = formwell.Form()
+  form:add_field("kept")
+  err = raises(form.load_spec, form, spec)
+  eq(err.status, "FW_ERR_INVALID_SPEC")
+  eq(form:count(), 1, "nothing loaded")
+  form:free()
+end)
+
 test("argument errors: NUL bytes, non-strings, unknown rules, a freed form", function()
   local form = login_form()
   assert(tostring(raises(form.set, form, "email", "a\0b")):find("NUL byte"))

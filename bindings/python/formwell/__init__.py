@@ -70,6 +70,7 @@ from .rules import AsyncRule, Custom, Rule, RuleSet
 from ._rule_classes import *  # noqa: F401,F403  (every catalogue rule: Required, Email, Url, Integer, ...)
 from ._rule_kinds import CATALOG as RULE_CATALOG
 from ._version import __version__ as __version__  # noqa: F401  (the "as" form: an explicit re-export)
+from . import _limits as limits  # noqa: F401  (the size limits: FIELDS_PER_FORM, RULES_PER_FIELD, RULES_PER_SPEC)
 
 
 def library_version() -> str:
@@ -109,7 +110,7 @@ def __getattr__(name: str) -> object:
 # callable, for annotations: import them from formwell.rules) and errors.error_for_status (the
 # helper _native raises with). tests/test_public_names.py checks that this list is exactly that.
 __all__ = [
-    "ABI_VERSION", "abi_version", "library_path", "library_version", "check_table", "RULE_CATALOG",
+    "ABI_VERSION", "abi_version", "library_path", "library_version", "check_table", "RULE_CATALOG", "limits",
     # form
     "Form", "FieldState", "MatchLimits", "Phase", "Validity", "Display", "Mode", "Tint", "Normalizer", "live_forms",
     "register_validator", "unregister_validator", "registered_validators", "Request", "Verdict", "Resolution",
