@@ -54,29 +54,26 @@ def test_closed_stdout_is_exit_2(tmp_path):
     assert result.stderr.decode() == "formwell: write error: Bad file descriptor\n"
 
 
-def test_closed_pipe_with_sigpipe_ignored_is_exit_2(tmp_path):
+def run_into_closed_pipe(tmp_path, sigpipe):
+    """The tool writing a valid report into a pipe whose reader has gone, SIGPIPE set to `sigpipe`."""
     data = write(tmp_path, "ok.jsonl", VALID_JSONL)
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
-        result = subprocess.run([CLI, "check", LOGIN, data], stdout=write_end, stderr=subprocess.PIPE, timeout=60,
-                                preexec_fn=lambda: signal.signal(signal.SIGPIPE, signal.SIG_IGN))
+        return subprocess.run([CLI, "check", LOGIN, data], stdout=write_end, stderr=subprocess.PIPE, timeout=60,
+                              preexec_fn=lambda: signal.signal(signal.SIGPIPE, sigpipe))
     finally:
         os.close(write_end)
+
+
+def test_closed_pipe_with_sigpipe_ignored_is_exit_2(tmp_path):
+    result = run_into_closed_pipe(tmp_path, signal.SIG_IGN)
     assert result.returncode == 2
     assert result.stderr.decode() == "formwell: write error: Broken pipe\n"
 
 
 def test_closed_pipe_with_sigpipe_at_its_default_ends_by_the_signal(tmp_path):
-    data = write(tmp_path, "ok.jsonl", VALID_JSONL)
-    read_end, write_end = os.pipe()
-    os.close(read_end)
-    try:
-        result = subprocess.run([CLI, "check", LOGIN, data], stdout=write_end, stderr=subprocess.PIPE, timeout=60,
-                                preexec_fn=lambda: signal.signal(signal.SIGPIPE, signal.SIG_DFL))
-    finally:
-        os.close(write_end)
-    assert result.returncode == -signal.SIGPIPE
+    assert run_into_closed_pipe(tmp_path, signal.SIG_DFL).returncode == -signal.SIGPIPE
 
 
 def test_a_failed_write_midway_stops_the_run(tmp_path):
