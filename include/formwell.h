@@ -877,6 +877,8 @@ FW_API fw_status fw_form_create(fw_form **out_form);
 /**
  * Frees a form and everything it owns, calling the destructors of custom validators' contexts.
  * NULL is a no-op returning FW_OK; a handle already freed returns FW_ERR_INVALID_HANDLE and does nothing.
+ * A destructor may free other forms: they are destroyed after it returns, within this call, so chains
+ * of forms freeing each other run in constant stack.
  * Returns: FW_OK (also for NULL); FW_ERR_INVALID_HANDLE for a freed or forged handle; FW_ERR_BUSY from inside a custom validator of that form.
  */
 FW_API fw_status fw_form_free(fw_form *form);

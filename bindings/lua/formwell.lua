@@ -942,11 +942,13 @@ end
 function Form:free()
   local p = self._ptr
   if p == nil then return end
+  -- Freed first: from inside one of this form's validators the library refuses (FW_ERR_BUSY),
+  -- and the form then stays usable, still freed when collected.
+  local status = lib.fw_form_free(p)
+  if status ~= OK then raise(status, "fw_form_free") end
   self._ptr = nil
   ffi.gc(p, nil)
-  local status = lib.fw_form_free(p)
   self._validators, self._named = {}, {}
-  if status ~= OK then raise(status, "fw_form_free") end
 end
 Form.close = Form.free
 

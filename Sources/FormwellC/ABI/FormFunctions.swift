@@ -16,6 +16,8 @@ import Formwell
 
 /// Frees a form and everything it owns, calling the destructors of custom validators' contexts.
 /// NULL is a no-op returning FW_OK; a handle already freed returns FW_ERR_INVALID_HANDLE and does nothing.
+/// A destructor may free other forms: they are destroyed after it returns, within this call, so chains
+/// of forms freeing each other run in constant stack.
 /// Returns: FW_OK (also for NULL); FW_ERR_INVALID_HANDLE for a freed or forged handle; FW_ERR_BUSY from inside a custom validator of that form.
 @c public func fw_form_free(_ form: OpaquePointer?) -> fw_status {
     abiCall { () throws(ABIFailure) in

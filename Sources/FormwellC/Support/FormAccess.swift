@@ -75,10 +75,30 @@ func freeForm(_ handle: OpaquePointer?) throws(ABIFailure) {
     let (form, reusable) = FormTable.shared.retire(slot)
     pthread_mutex_unlock(slot.pointee.lock)
     if reusable { FormTable.shared.recycle(index) }
-    if let form {
+    if let form { destroyForm(form) }
+}
+
+/// Destroys a retired form, running its custom validators' destructors. A destructor that frees
+/// another form only queues it: the outermost call destroys the queue in a loop, so any depth of
+/// forms freeing each other runs in constant stack.
+private func destroyForm(_ form: UnsafeMutablePointer<Form>) {
+    guard let thread = ThreadState.current else {
         form.deinitialize(count: 1)
         CacheLine.deallocate(form)
+        return
     }
+    if thread.pointee.destroying {
+        thread.pointee.pendingDestroys.append(form)
+        return
+    }
+    thread.pointee.destroying = true
+    var next: UnsafeMutablePointer<Form>? = form
+    while let current = next {
+        current.deinitialize(count: 1)
+        CacheLine.deallocate(current)
+        next = thread.pointee.pendingDestroys.popLast()
+    }
+    thread.pointee.destroying = false
 }
 
 /// Why a slot is locked: to use the form (recorded as held by this thread until it leaves), or to

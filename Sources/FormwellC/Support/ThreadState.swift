@@ -1,4 +1,5 @@
 import CFormwellAtomics
+import Formwell
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -21,6 +22,11 @@ struct ThreadState {
                           UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0))
     private(set) var depth = 0
     static let maxNesting = 16
+    /// Forms freed by a destroy callback while this thread is already destroying forms: the
+    /// outermost free destroys them one after another (`destroyForm`), so a chain of callbacks each
+    /// freeing another form grows a queue, never the stack.
+    var pendingDestroys: [UnsafeMutablePointer<Form>] = []
+    var destroying = false
 
     /// Whether this thread holds the lock of the form with this handle.
     func isInside(_ handle: UInt) -> Bool {

@@ -166,6 +166,25 @@ test("a validator calling back into its own form gets FW_ERR_BUSY, which surface
   form:free()
 end)
 
+test("freeing a form inside its own validator is FW_ERR_BUSY and leaves the form usable", function()
+  local before = formwell.live_count()
+  local form = formwell.Form()
+  local status
+  form:add_field("a", { formwell.custom(function()
+    local err = raises(form.free, form)
+    status = formwell.is_error(err) and err.status
+    return true
+  end) })
+  form:set("a", "x")
+  eq(status, "FW_ERR_BUSY")
+  eq(form:is_freed(), false)
+  eq(form:state("a").validity, "valid")
+  eq(formwell.live_count(), before + 1)
+  form:free()
+  eq(form:is_freed(), true)
+  eq(formwell.live_count(), before)
+end)
+
 test("validator verdicts: true/nil valid, false default message, string message, rule message wins", function()
   local form = formwell.Form()
   form:add_field("t", { formwell.custom(function() return true end) })

@@ -879,13 +879,17 @@ class Form:
         """Frees the form and its custom rules. Further calls raise InvalidHandleError.
         Closing twice is a no-op. Asynchronous checks still running (:meth:`settle`) are
         cancelled."""
-        handle, self._handle = self._handle, None
-        if handle is not None:
-            driver = self._driver
-            if driver is not None:
-                driver.cancel()
-                driver.wake()  # a settle loop waiting on this form fails (InvalidHandleError)
-            check(self._free_fn(handle))
+        handle = self._handle
+        if handle is None:
+            return
+        # Freed first: from inside one of this form's validators the library refuses (BusyError),
+        # and the form then stays open and usable rather than closed in name only.
+        check(self._free_fn(handle))
+        self._handle = None
+        driver = self._driver
+        if driver is not None:
+            driver.cancel()
+            driver.wake()  # a settle loop waiting on this form fails (InvalidHandleError)
 
     def __enter__(self) -> "Form":
         return self

@@ -6,7 +6,7 @@ import weakref
 import pytest
 
 import formwell
-from formwell import BusyError, Custom, Form, Required
+from formwell import BusyError, Custom, Form, Required, live_forms
 from formwell.rules import live_custom_contexts
 
 from conftest import expect
@@ -202,6 +202,29 @@ def test_busy_inside_validator_can_be_caught_there(form):
     form["f"] = "x"
     assert outcomes == [11]
     expect(form, "f", "INACTIVE", "VALID")
+
+
+def test_close_inside_own_validator_is_busy_and_keeps_the_form_open():
+    outcomes = []
+    before = live_forms()
+    form = Form()
+
+    def validator(value):
+        try:
+            form.close()
+        except BusyError as error:
+            outcomes.append(error.code)
+        return None
+
+    form.add_field("f", [Custom(validator)])
+    form["f"] = "x"
+    assert outcomes == [11]
+    assert not form.closed
+    expect(form, "f", "INACTIVE", "VALID")
+    assert live_forms() == before + 1
+    form.close()
+    assert form.closed
+    assert live_forms() == before
 
 
 def test_validator_may_use_another_form(form):
