@@ -48,6 +48,15 @@
  * FW_ERR_CALLBACK and changes nothing. Library calls made from a callback never wait for a lock:
  * the same form, or a form another thread is using, gives FW_ERR_BUSY.
  *
+ * fork(). A child made by fork() may go on using the library, even when other threads were
+ * inside it at that moment: pthread_atfork handlers keep its locks and caches whole, and never
+ * wait for a custom validator running on another thread. Forms made before the fork stay usable
+ * in the child, except one that another thread was using at the instant of the fork: it may be
+ * half changed, so the child refuses its handle with FW_ERR_INVALID_HANDLE (the message names
+ * fork), counts it as freed (fw_form_live_count leaves it out; fw_form_free of it returns FW_OK)
+ * and leaves its memory alone. A validator that forks keeps its own form in the child. The parent
+ * is not affected.
+ *
  * Rules. Values are judged as Unicode text. The e-mail rule matches the whole value against
  * [A-Z0-9a-z._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,64}; the phone rule wants exactly 10 ASCII digits;
  * lengths count grapheme clusters; a regex rule is a PCRE2 pattern (UTF mode) matched against the

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The catalogues a form may speak: those shipped with the library (embedded at build time from
 /// Messages/Catalogues/*.json, so the library reads no file) and those the host adds at run time.
 public enum MessageCatalogs {
@@ -7,7 +5,7 @@ public enum MessageCatalogs {
     public static let english: MessageCatalog = load(EmbeddedCatalogues.english, fallback: nil)
 
     /// Registered catalogues by lower-case tag.
-    private static let registry = Mutex<[String: MessageCatalog]>(builtIns())
+    private static let registry = ProcessLock<[String: MessageCatalog]>(builtIns())
 
     private static func builtIns() -> [String: MessageCatalog] {
         var catalogs = [english.locale.lowercased(): english]
@@ -42,7 +40,7 @@ public enum MessageCatalogs {
 
     /// The tags shipped with the library (lower case): they cannot be replaced, so "en" means
     /// one thing everywhere (a new form, a spec's locale, a check without a locale).
-    private static let shipped: Set<String> = registry.withLock { Set($0.keys) }
+    static let shipped: Set<String> = registry.withLock { Set($0.keys) }
 
     /// Registers (or replaces) a catalogue from its JSON text. What it leaves out, the catalogue of
     /// its parent tag gives ("fr" for "fr-CA"), else English. Forms that already use a replaced

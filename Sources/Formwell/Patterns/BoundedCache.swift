@@ -1,12 +1,10 @@
-import Synchronization
-
 /// A process-wide map from keys to immutable shared values, made once per key (PatternCache's
 /// compiled patterns, MatchContext's per-limits contexts). Bounded so a host feeding endless distinct
 /// keys cannot grow it without limit: when full it is emptied, and values already handed out stay
 /// alive through their holders.
 final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     let capacity: Int
-    private let entries = Mutex<[Key: Value]>([:])
+    private let entries = ProcessLock<[Key: Value]>([:])
 
     init(capacity: Int) { self.capacity = capacity }
 

@@ -36,7 +36,7 @@ enum MatchData {
     }
 }
 
-private let matchDataKey: pthread_key_t? = {
+let matchDataKey: pthread_key_t? = {
     var key = pthread_key_t()
     let created = pthread_key_create(&key) { raw in
         formwell_match_data_slot()?.pointee = nil
@@ -88,7 +88,7 @@ enum DeepStackContext {
     }
 }
 
-private let deepStackKey: pthread_key_t? = {
+let deepStackKey: pthread_key_t? = {
     var key = pthread_key_t()
     let created = pthread_key_create(&key) { raw in
         if let raw { DeepStackContext.free(raw: raw) }

@@ -103,7 +103,7 @@ final class MatchContext: @unchecked Sendable {
     }
 
     static let sharedCapacity = 64
-    private static let sharedContexts = BoundedCache<MatchLimits, MatchContext>(capacity: sharedCapacity)
+    static let sharedContexts = BoundedCache<MatchLimits, MatchContext>(capacity: sharedCapacity)
 
     /// Contexts `shared(for:)` holds now (tests).
     static var sharedCount: Int { sharedContexts.count }

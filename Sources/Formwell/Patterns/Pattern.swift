@@ -32,11 +32,13 @@ public final class Pattern: @unchecked Sendable {
         }
         self.source = source
         self.code = compiled
-        self.isJITCompiled = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0
+        // JIT compiles and frees take PCRE2's executable-memory lock: a fork must not split them.
+        self.isJITCompiled = ForkHandlers.outsideFork { pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0 }
     }
 
     deinit {
-        pcre2_code_free_8(code)
+        let code = code
+        ForkHandlers.outsideFork { pcre2_code_free_8(code) }
     }
 
     private static func compile(

@@ -188,7 +188,7 @@ struct CompiledRule: Sendable {
     }
 
     /// The parameters of a rule without any (`{}`), written once.
-    private static let noParams = JSONWriter.write(.object([]))
+    static let noParams = JSONWriter.write(.object([]))
 
     /// The failure of a rule judged outside the inline cases (`Quick.other`) on a non-empty value;
     /// nil when it passes.

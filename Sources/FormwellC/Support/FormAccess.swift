@@ -69,7 +69,9 @@ private func withLockedSlot<T>(
 }
 
 /// Frees the form behind `handle`. Its custom validators' destructors run after every lock is released.
+/// A form a fork took from this process (`FormTable.lostToFork`) counts as freed already.
 func freeForm(_ handle: OpaquePointer?) throws(ABIFailure) {
+    if FormTable.shared.lostToFork(handle) { return }
     guard let (_, index, _) = FormTable.shared.locate(handle) else { throw invalidHandle(handle) }
     let (slot, _) = try lockForm(handle, purpose: .free, thread: ThreadState.current)
     let (form, reusable) = FormTable.shared.retire(slot)
@@ -140,5 +142,8 @@ private func lockForm(
 
 private func invalidHandle(_ handle: OpaquePointer?) -> ABIFailure {
     guard handle != nil else { return ABIFailure(.FW_ERR_INVALID_HANDLE, "form handle is NULL") }
+    if FormTable.shared.lostToFork(handle) {
+        return ABIFailure(.FW_ERR_INVALID_HANDLE, "another thread was using this form when the process forked, so this child cannot use it (it counts as freed; create the child's forms after the fork)")
+    }
     return ABIFailure(.FW_ERR_INVALID_HANDLE, "form handle was freed or never issued by fw_form_create")
 }

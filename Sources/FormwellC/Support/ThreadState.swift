@@ -36,6 +36,13 @@ struct ThreadState {
         }
     }
 
+    /// The table slots of the forms whose lock this thread holds.
+    func heldSlotIndices() -> [Int] {
+        withUnsafeBytes(of: active) { raw in
+            raw.bindMemory(to: UInt.self).prefix(depth).map { FormTable.index(of: $0) }
+        }
+    }
+
     /// Records that this thread holds the form's lock; false when nesting is already at its limit.
     mutating func enter(_ handle: UInt) -> Bool {
         guard depth < ThreadState.maxNesting else { return false }
@@ -83,7 +90,7 @@ struct ThreadState {
     }
 }
 
-private let threadStateKey: pthread_key_t? = {
+let threadStateKey: pthread_key_t? = {
     var key = pthread_key_t()
     let created = pthread_key_create(&key) { raw in
         guard let state = raw?.assumingMemoryBound(to: ThreadState.self) else { return }

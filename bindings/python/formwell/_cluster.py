@@ -5,6 +5,7 @@ by ``import formwell``)."""
 from __future__ import annotations
 
 import json
+import os
 import threading
 from typing import Any, Dict, Mapping, Optional, Tuple
 
@@ -14,6 +15,18 @@ from .rules import Validator
 #: (spec JSON, validator names) -> the form this process built for it.
 _forms: Dict[Tuple[str, Tuple[str, ...]], Form] = {}
 _lock = threading.Lock()
+
+
+def _after_fork_in_child() -> None:
+    """A child made by fork() starts with a new lock (another thread may have held the old one at
+    the fork) and builds its own forms: one that another thread was using at the fork is refused in
+    the child."""
+    global _lock
+    _lock = threading.Lock()
+    _forms.clear()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def spec_json(spec_or_form: Any, validators: Optional[Mapping[str, Validator]] = None) -> str:

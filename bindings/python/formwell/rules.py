@@ -24,6 +24,7 @@ import itertools
 import threading
 from dataclasses import dataclass
 import json
+import os
 from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Union
 
 from . import _native
@@ -114,6 +115,15 @@ class _CustomContext:
 _contexts: Dict[int, _CustomContext] = {}
 _ids = itertools.count(1)
 _ids_lock = threading.Lock()
+
+
+def _fresh_lock_in_child() -> None:
+    """A child made by fork() gets a new lock: another thread may have held the old one at the fork."""
+    global _ids_lock
+    _ids_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_fresh_lock_in_child)
 
 
 def live_custom_contexts() -> int:

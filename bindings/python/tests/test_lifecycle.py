@@ -1,16 +1,19 @@
-"""Handles: close, context manager, __del__ (also at interpreter shutdown), leaks, threads."""
+"""Handles: close, context manager, __del__ (also at interpreter shutdown), leaks, threads, fork."""
 
 import gc
 import os
+import signal
 import subprocess
 import sys
 import textwrap
 import threading
+import time
+import warnings
 
 import pytest
 
 import formwell
-from formwell import Custom, Email, Form, MinLength, Regex, Required, live_forms
+from formwell import Custom, Email, Form, InvalidHandleError, MinLength, Regex, Required, live_forms
 from formwell.rules import live_custom_contexts
 
 from conftest import PACKAGE_ROOT
@@ -114,6 +117,85 @@ def test_two_threads_each_with_its_own_form():
     assert not errors, errors
     for name in ("t1", "t2"):
         assert results[name] == [("Invalid email format", "needs a digit", True, True)] * 300
+
+
+def _forked_child(idle, busy):
+    """What a child forked in the test below checks; its exit code (10: some form was lost)."""
+    signal.alarm(10)  # a hung child dies of SIGALRM, which the parent reports
+    idle["email"] = "user@example.com"
+    if not idle.validate():
+        return 1
+    with Form() as fresh:
+        fresh.add_field("code", [Required(), Regex("[a-z]+[0-9]")])
+        fresh["code"] = "abc1"
+        if not fresh.validate():
+            return 2
+    lost = 0
+    for form in busy:
+        try:
+            form["name"] = "ab"
+            if not form.validate():
+                return 3
+        except InvalidHandleError as error:
+            if "fork" not in str(error):
+                return 4
+            lost += 1
+        form.close()  # a form lost to the fork counts as freed: closing it succeeds
+    return 10 if lost else 0
+
+
+def test_fork_while_other_threads_use_forms():
+    """os.fork() (what multiprocessing's "fork" start method does) while two threads validate
+    forms through a Python validator: every child finishes; a form no thread was using works in
+    it, and each worker's form either works or, if its thread was inside it, is refused naming fork."""
+    idle = Form()
+    idle.add_field("email", [Required(), Email()])
+    busy = []
+    for _ in range(2):
+        form = Form()
+        form.add_field("name", [MinLength(2), Custom(lambda v: "no" if v == "x" else None)])
+        busy.append(form)
+    stop = threading.Event()
+    errors = []
+
+    def worker(form):
+        try:
+            i = 0
+            while not stop.is_set():
+                form["name"] = "ab" if i % 2 else "x"
+                if form.validate() != (i % 2 == 1):
+                    errors.append(i)
+                i += 1
+        except BaseException as error:  # noqa: BLE001
+            errors.append(error)
+
+    threads = [threading.Thread(target=worker, args=(form,)) for form in busy]
+    for t in threads:
+        t.start()
+    statuses = []
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # "multi-threaded, use of fork()"
+            for _ in range(40):
+                time.sleep(0.002)
+                pid = os.fork()
+                if pid == 0:
+                    code = 1
+                    try:
+                        code = _forked_child(idle, busy)
+                    finally:
+                        os._exit(code)
+                statuses.append(os.waitpid(pid, 0)[1])
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
+    assert [s for s in statuses if not (os.WIFEXITED(s) and os.WEXITSTATUS(s) in (0, 10))] == []
+    assert not errors, errors[:3]
+    idle["email"] = "user@example.com"
+    assert idle.validate()
+    for form in [idle] + busy:
+        form.close()
 
 
 def test_one_form_shared_by_two_threads_stays_consistent():
