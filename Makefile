@@ -280,6 +280,7 @@ bench: lib $(VENV_TEST)
 	$(CC) -O2 -std=c99 -Wall -Wextra bench/threads_bench.c -o $(CBUILD)/threads_bench $(C_LINK) $$(pkg-config --cflags --libs libpcre2-8)
 	$(CC) -O2 -std=c99 -Wall -Wextra bench/batch_bench.c -o $(CBUILD)/batch_bench $(C_LINK) $$(pkg-config --cflags --libs libpcre2-8)
 	$(CC) -O2 -std=c99 -Wall -Wextra bench/redos_bench.c -o $(CBUILD)/redos_bench $(C_LINK) $$(pkg-config --cflags --libs libpcre2-8) -ljansson
+	$(CC) -O2 -std=c99 -Wall -Wextra bench/redos_agreement.c -o $(CBUILD)/redos_agreement $(C_LINK) $$(pkg-config --cflags --libs libpcre2-8) -ljansson
 	$(CC) -O2 -std=c99 -Wall -Wextra -shared -fPIC bench/lua_bench_c.c -o $(CBUILD)/liblua_bench_c.so $(C_LINK) $$(pkg-config --cflags --libs libpcre2-8)
 	@rm -f $(CBUILD)/bench_rows.tsv; status=0; \
 	export BENCH_ROWS=$(abspath $(CBUILD))/bench_rows.tsv; \
@@ -287,6 +288,7 @@ bench: lib $(VENV_TEST)
 	$(CBUILD)/threads_bench || status=1; \
 	$(CBUILD)/batch_bench || status=1; \
 	$(CBUILD)/redos_bench Tests/Corpora/redos_patterns.json || status=1; \
+	$(CBUILD)/redos_agreement Tests/Corpora/redos_patterns.json || status=1; \
 	FORMWELL_LIBRARY=$(abspath $(LIB)) PYTHONPATH=$(abspath bindings/python) $(VENV_PY) bench/python_bench.py || status=1; \
 	FORMWELL_LIBRARY=$(abspath $(LIB)) luajit bench/lua_bench.lua $(abspath $(CBUILD))/liblua_bench_c.so || status=1; \
 	$(MAKE) --no-print-directory cli || status=1; \

@@ -148,12 +148,10 @@ func checkKnown(_ status: fw_status, _ what: @autoclosure () -> String) {
     check((0...highestStatus).contains(status.rawValue), "\(what()) returned unknown status \(status.rawValue)")
 }
 
-/// The regex time limit (µs) the harnesses give every form they create, instead of the default 5,000.
-/// A catastrophic pattern runs phase 1 of a match to its step limit, then phase 2 until the deadline
-/// (`TimeBound`): with 5 ms that was about 3 ms of phase 2 per such match (its callout alone was
-/// 15-28% of CallSequences', BatchColumns' and ArrowStructs' samples). With 100 µs phase 2 gets about
-/// 60 µs; phase 1 (bounded by steps, not time) and the deadline path still run for every such input,
-/// and CallSequences' opcode 35 still sets any limit. See Fuzz/README.md.
+/// The regex work budget (µs of the cost model) the harnesses give every form they create, instead
+/// of the default 5,000: a catastrophic pattern runs to its step limit (`WorkBound`), which this
+/// budget makes 50 times smaller, so such inputs stay cheap and the fuzzers reach more code.
+/// CallSequences' opcode 35 still sets any limit. See Fuzz/README.md.
 let fuzzTimeLimit: UInt32 = 100
 
 /// Checks a new form's time limit is the documented default, then sets `fuzzTimeLimit`.

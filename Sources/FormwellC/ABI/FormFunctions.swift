@@ -101,7 +101,10 @@ import Formwell
 /// under any load. It lowers PCRE2's step limit for long values; a value whose length alone exceeds
 /// it is refused unmatched. Default 5,000, which leaves short values the whole step limit (see
 /// fw_form_set_match_limits). A match cut short makes its field invalid with "This value is too
-/// complex to check", as a step limit does. A larger budget lets the step limits decide.
+/// complex to check", as a step limit does. A larger budget lets the step limits decide. What a
+/// step costs in time depends on the pattern: on a few, the default 1,000,000 steps on a short value
+/// take tens of milliseconds; a host that needs a tighter bound in time lowers the budget or the
+/// match limit.
 /// Returns: FW_OK; FW_ERR_INVALID_ARGUMENT for 0; FW_ERR_CALLBACK; or a general error (see Conventions).
 @c public func fw_form_set_time_limit(_ form: OpaquePointer?, _ microseconds: UInt32) -> fw_status {
     abiCall { () throws(ABIFailure) in
