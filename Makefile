@@ -76,9 +76,9 @@ venv: $(VENV_TEST) $(VENV_DIST)
 # The shared library: Swift runtime linked statically (no toolchain path in ldd), only fw_* exported
 # (scripts/exports.map), soname libformwell.so.MAJOR. Linked with the toolchain's lld: gold left the
 # localized engine symbols behind in .dynsym (as LOCAL entries), lld drops them. Debug info is left
-# out (--strip-debug: 10.7 -> 9.4 MB); the symbol table stays, so perf and callgrind still name functions.
+# out (--strip-debug); the symbol table stays, so perf and callgrind still name functions.
 # Cross-module optimisation lets the engine's internal functions inline into the C-ABI layer
-# (make bench-ir: 55-60 fewer instructions per fw_field_update_at, 20 KB more library).
+# (fewer instructions per fw_field_update_at, for a slightly larger library).
 lib: $(LIB)
 $(LIB): $(SWIFT_SRC)
 	$(SWIFT) build -c release --product formwell -Xswiftc -static-stdlib -Xswiftc -use-ld=lld -Xswiftc -cross-module-optimization \
@@ -294,7 +294,7 @@ bench: lib $(VENV_TEST)
 	$(MAKE) --no-print-directory cli || status=1; \
 	FORMWELL_LIBRARY=$(abspath $(LIB)) PYTHONPATH=$(abspath bindings/python) $(VENV_PY) bench/bulk_python.py || status=1; \
 	FORMWELL_LIBRARY=$(abspath $(LIB)) PYTHONPATH=$(abspath bindings/python) $(VENV_PY) bench/table_bench.py || status=1; \
-	$(VENV_PY) bench/summary.py $$BENCH_ROWS; \
+	$(VENV_PY) bench/summary.py $$BENCH_ROWS --readme bench/README.md; \
 	exit $$status
 
 # Rows 1a, 2a and 3 counted in instructions (callgrind) instead of timed: the same figure on every

@@ -37,7 +37,7 @@ let package = Package(
             // The compiler writes the raw C declarations of every `@c` function here on each build;
             // scripts/gen_header.py turns them into include/formwell.h.
             // Exclusivity is enforced statically; the dynamic check (a thread-local access set touched
-            // on every class or global access) cost a quarter of a trivial call. Nothing here
+            // on every class or global access) costs a large share of a trivial call. Nothing here
             // accesses state that static checking cannot see.
             swiftSettings: [.unsafeFlags(["-emit-clang-header-path", ".build/formwell-raw.h",
                                           "-enforce-exclusivity=unchecked"])]

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""summary: prints the rows the benchmarks appended to a TSV file as one Markdown table (for
-bench/README.md), with the run's date, commit and machine, and the notes under it.
+"""summary: prints the rows the benchmarks appended to a TSV file as one Markdown table, with the
+run's date, commit and machine, and the notes under it. With ``--readme FILE`` it also writes the
+table and its notes (without the date and commit, which git keeps) between FILE's
+``<!-- bench-table:start -->`` and ``<!-- bench-table:end -->`` lines, so the file holds the last run.
 
-Usage: python3 bench/summary.py ROWS.tsv
+Usage: python3 bench/summary.py ROWS.tsv [--readme bench/README.md]
 
 Each line of ROWS.tsv is ``id, name, formwell, baseline, unit, ratio, target, verdict`` or
 ``#note, id, text`` (tab-separated), as written by bench_row / bench_note (bench/bench_common.h),
@@ -35,13 +37,33 @@ def cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+START, END = "<!-- bench-table:start -->", "<!-- bench-table:end -->"
+
+
+def replace_table(readme: str, table: str) -> None:
+    """Writes `table` between the markers of `readme`; fails when they are missing."""
+    with open(readme, encoding="utf-8") as source:
+        text = source.read()
+    start, end = text.find(START), text.find(END)
+    if start < 0 or end < start:
+        raise SystemExit(f"summary: {readme} has no {START} ... {END} block")
+    text = text[: start + len(START)] + "\n" + table + "\n" + text[end:]
+    with open(readme, "w", encoding="utf-8") as out:
+        out.write(text)
+
+
 def main() -> int:
-    if len(sys.argv) != 2:
+    arguments = sys.argv[1:]
+    readme = None
+    if len(arguments) == 3 and arguments[1] == "--readme":
+        readme = arguments[2]
+        arguments = arguments[:1]
+    if len(arguments) != 1:
         print(__doc__, file=sys.stderr)
         return 2
     rows, notes = [], []
     try:
-        with open(sys.argv[1], encoding="utf-8") as source:
+        with open(arguments[0], encoding="utf-8") as source:
             for line in source:
                 fields = line.rstrip("\n").split("\t")
                 if fields[0] == "#note" and len(fields) == 3:
@@ -54,29 +76,30 @@ def main() -> int:
     commit = git("rev-parse", "--short", "HEAD") or "unknown"
     dirty = git("status", "--porcelain", "--untracked-files=no", "--", "Sources", "bindings", "Package.swift")
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    print()
-    print(f"Run of {stamp}, commit {commit}" + (" plus uncommitted changes in Sources/ or bindings/" if dirty else "")
-          + f", {os.cpu_count()} CPUs. Best of 5 rounds (imports: of 10); verdicts in parentheses are"
-          " for information, not judged.")
-    print()
-    print("| row | what | Formwell | baseline | ratio | target | verdict |")
-    print("|---|---|---:|---:|---:|---|---|")
+    lines = [f"{os.cpu_count()} CPUs. Best of 5 rounds (imports: of 10); verdicts in parentheses are"
+             " for information, not judged.", "",
+             "| row | what | Formwell | baseline | ratio | target | verdict |",
+             "|---|---|---:|---:|---:|---|---|"]
     seen = set()
     for rid, name, formwell, baseline, unit, ratio, target, verdict in rows:
         seen.add(rid)
-        print(f"| {rid} | {cell(name)} | {formwell} {unit} | {baseline} {unit} | {ratio}x | {target} | "
-              f"{'**MISSES**' if verdict == 'MISSES' else verdict} |")
+        lines.append(f"| {rid} | {cell(name)} | {formwell} {unit} | {baseline} {unit} | {ratio}x | {target} | "
+                     f"{'**MISSES**' if verdict == 'MISSES' else verdict} |")
     missing = [rid for rid in EXPECTED if rid not in seen and rid not in OPTIONAL]
     for rid in missing:
-        print(f"| {rid} | not measured (see the output above) | | | | | |")
+        lines.append(f"| {rid} | not measured (see the output above) | | | | | |")
     judged = [r for r in rows if not r[7].startswith("(")]
     holding = sum(r[7] == "holds" for r in judged)
-    print()
-    print(f"Judged rows: {holding} of {len(judged)} hold" + (f"; {len(missing)} not measured" if missing else "") + ".")
+    lines += ["", f"Judged rows: {holding} of {len(judged)} hold" + (f"; {len(missing)} not measured" if missing else "") + "."]
     if notes:
-        print()
-        for rid, text in notes:
-            print(f"- {rid}: {text}")
+        lines.append("")
+        lines += [f"- {rid}: {text}" for rid, text in notes]
+    table = "\n".join(lines)
+    print()
+    print(f"Run of {stamp}, commit {commit}" + (" plus uncommitted changes in Sources/ or bindings/" if dirty else ""))
+    print(table)
+    if readme:
+        replace_table(readme, table)
     return 0
 
 

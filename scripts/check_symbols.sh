@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Fails when libformwell.so's dynamic symbol table defines anything but the fw_* API (GLOBAL, WEAK or
 # LOCAL), when a function of include/formwell.h is not exported, when the library stripped is over 8 MB
-# (issue 10: FoundationEssentials' JSON once made it 21.8 MB unstripped; it is 7.0 MB stripped after
-# issue 13), or when it needs a Swift toolchain library.
+# (a dependency such as FoundationEssentials' JSON would push it well past that), or when it needs a
+# Swift toolchain library.
 set -euo pipefail
 lib=${1:-.build/release/libformwell.so}
 exported=$(nm -D --defined-only "$lib" | awk '{print $3}')
@@ -20,8 +20,8 @@ if [ -n "$missing" ]; then
   exit 1
 fi
 # The budget counts what a stripped install ships: the library without its symbol table. The build
-# keeps the table (about 3 MB of Swift's mangled names) so perf and callgrind name functions, and it
-# grows with every function, so the file size (10.0 MB after issue 13) mostly measures names.
+# keeps the table (Swift's mangled names, megabytes of them) so perf and callgrind name functions,
+# and it grows with every function, so the unstripped file size mostly measures names.
 stripped=$(mktemp)
 objcopy --strip-all "$lib" "$stripped"
 size=$(stat -c %s "$stripped")

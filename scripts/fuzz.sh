@@ -41,17 +41,16 @@ SWIFTC=${SWIFTC:-swiftc}
 OUT=.build/fuzz
 HARNESSES=(TextInputs CallSequences SpecJSON BatchColumns ArrowStructs AsyncSequences)
 # run-bounded gives these harnesses at most this many seconds (the test command's time budget: with 45,
-# 45 + 45 + 30 + 30 + 20 + 15 = 185 s in all, the replays included, as before AsyncSequences joined;
-# SpecJSON, the fastest, gave up 15 s).
+# 45 + 45 + 30 + 30 + 20 + 15 = 185 s in all, the replays included; SpecJSON, the fastest, gets 30).
 declare -A BOUNDED_CAP=([SpecJSON]=30 [BatchColumns]=30 [ArrowStructs]=20 [AsyncSequences]=15)
 # Swift's own crash handler would race ASan's report; leave reporting to the sanitizers.
 export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 # ASan while fuzzing (unless ASAN_OPTIONS is set): no allocation/free stack per malloc (unwinding and
-# storing one was 9-14% of the time; a report still shows the faulting access's stack, and replaying
-# the artifact with ASan's defaults shows all three), a 64 MB quarantine instead of 256 MB
+# storing one takes a good share of the time; a report still shows the faulting access's stack, and
+# replaying the artifact with ASan's defaults shows all three), a 64 MB quarantine instead of 256 MB
 # (use-after-free of a block freed within the last 64 MB of frees is still caught), and no fake stack
-# frames for stack-use-after-return (every instrumented function with locals took its frame from
-# ASan's fake stack: 7-27% of exec/s; Swift code reaches a dead frame only through an unsafe pointer
+# frames for stack-use-after-return (every instrumented function with locals would take its frame from
+# ASan's fake stack, slowing exec/s; Swift code reaches a dead frame only through an unsafe pointer
 # escaping a withUnsafe... closure). The replay keeps ASan's defaults, which detect all of these.
 FAST_ASAN=${ASAN_OPTIONS:-malloc_context_size=0:quarantine_size_mb=64:detect_stack_use_after_return=0}
 REPLAY_ASAN=${ASAN_OPTIONS:-}

@@ -365,6 +365,9 @@ typedef struct fw_form fw_form;"""]
     header = "\n".join(out)
     if re.search(r"\bseeds?\b", header, re.I):
         fail("the header mentions 'seed': it must stand alone, without references to outside documents")
+    history = re.search(r"\b[Ii]ssue #?[0-9]+", header)
+    if history:
+        fail(f"the header mentions '{history.group(0)}': it states what is true now; history goes in CHANGELOG.md")
     return header, "\n".join(ffi) + "\n"
 
 

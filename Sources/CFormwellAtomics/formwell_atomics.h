@@ -17,7 +17,7 @@ static inline void formwell_store_release_u64(uint64_t *word, uint64_t value) {
 /* This thread's Formwell state (ThreadState), cached in a thread-local variable: every call reads
    it, and this is one TLS load where pthread_getspecific (still the owner, for its destructor) is a
    call plus Swift's lazy-global check of the key. The destructor clears it before freeing.
-   Initial-exec: one load from the thread pointer, where the shared library's default model called
+   Initial-exec: one load from the thread pointer, where a shared library's default model calls
    __tls_get_addr on every read (twice per ABI call). It takes 8 bytes of the static TLS surplus
    glibc keeps for libraries loaded with dlopen (ctypes, LuaJIT's ffi.load). */
 static inline void **formwell_thread_state_slot(void) {
@@ -26,8 +26,8 @@ static inline void **formwell_thread_state_slot(void) {
 }
 
 /* This thread's PCRE2 match-data block (Formwell's MatchData), cached the same way: every rule
-   match reads it, and pthread_getspecific was a call plus Swift's lazy-global check of the key on
-   every match. The key's destructor clears it before freeing. */
+   match reads it, and pthread_getspecific would be a call plus Swift's lazy-global check of the
+   key on every match. The key's destructor clears it before freeing. */
 static inline void **formwell_match_data_slot(void) {
     static __thread void *block __attribute__((tls_model("initial-exec")));
     return &block;

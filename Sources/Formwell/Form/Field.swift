@@ -251,11 +251,11 @@ struct Field: Sendable {
 
     /// Stores a verdict computed for this field (on `value`, its new value when one was set).
     /// Inlined, as is `valueChanged`: every keystroke runs both, and the calls cost more than
-    /// their stores (20 instructions, callgrind).
+    /// their stores.
     @inline(__always)
     mutating func store(_ evaluation: Evaluation) {
         outcome = evaluation.verdict
-        // (Tested first: storing nil over nil still called the runtime to release the old value.)
+        // (Tested first: storing nil over nil still calls the runtime to release the old value.)
         if outcomeWords != nil || evaluation.details != nil { outcomeWords = evaluation.words }
         failingRule = evaluation.rule
         limitExceeded = evaluation.limitExceeded
@@ -301,10 +301,10 @@ struct Field: Sendable {
     /// A set-value put new bytes in: an external error ends, the flags follow.
     @inline(__always)
     mutating func valueChanged(to bytes: UnsafeBufferPointer<UInt8>) {
-        // (Tested first: storing nil over nil still called the runtime to release the old value.)
+        // (Tested first: storing nil over nil still calls the runtime to release the old value.)
         if externalError != nil { externalError = nil }
         modifiedSinceSubmit = true
-        // Against the initial value's bytes, in place (the string itself was retained and released);
+        // Against the initial value's bytes, in place (the string itself would be retained and released);
         // a value of another length differs without a look at them.
         dirty = textBytes.count &- nameCount != bytes.count || !withNameAndInitial { _, initial in FieldValue.sameBytes(initial, bytes) }
     }

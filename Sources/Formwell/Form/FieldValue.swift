@@ -67,7 +67,7 @@ struct FieldValue: Sendable {
 
     /// The bytes, borrowed in place. Mutating only so that a value reached through a pointer is not
     /// copied first (nothing is changed). Through the storage's `span`: a read borrow that neither
-    /// retains the storage nor checks that it is unique, where a mutable borrow called
+    /// retains the storage nor checks that it is unique, where a mutable borrow calls
     /// swift_isUniquelyReferenced on every read of a value (twice per snapshot).
     mutating func withBytes<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
         let count = self.count

@@ -1,5 +1,5 @@
-/// The language of a form's messages and hints (issue 13: messages as codes + parameters +
-/// locales). Codes and parameters never change with it; only the texts do.
+/// The language of a form's messages and hints (messages are codes + parameters, worded per
+/// locale). Codes and parameters never change with it; only the texts do.
 extension Form {
     /// A form whose messages are worded in the catalogue `locale` names (see `setLocale`).
     public init(locale: String) throws(FormError) {

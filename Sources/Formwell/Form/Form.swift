@@ -272,10 +272,10 @@ public struct Form: Sendable {
         let formMode = mode
         let all = errorMode == .all
         // The revision a change in place is stamped with (a second borrow of the fields to stamp
-        // after the pass cost a uniqueness check and a bounds check).
+        // after the pass would cost a uniqueness check and a bounds check).
         let revision = changeCount &+ 1
         // Fields and rules are reached through pointers into storage borrowed for writing (a
-        // non-mutating borrow of a stored array made the compiler copy it, a retain); a field with
+        // non-mutating borrow of a stored array makes the compiler copy it, a retain); a field with
         // no dependents is updated in place in the same pass.
         let deferred = try fields.withUnsafeMutableBufferPointer { (buffer) throws(FormError) -> KeystrokeOutcome in
             guard let base = buffer.baseAddress, buffer.indices.contains(index) else {
@@ -295,7 +295,7 @@ public struct Form: Sendable {
             guard field.pointee.dependents.isEmpty && field.pointee.asyncRules.isEmpty else { return .general(own) }
             // A new value is a change by itself; only the same value again needs the comparison.
             // (Through mutating methods: a non-mutating call on `pointee` copies the whole field.
-            // Two branches: an optional `Tracked` made for both cost a 184-byte copy per keystroke.)
+            // Two branches: an optional `Tracked` made for both would cost a copy per keystroke.)
             if !field.pointee.value.equals(value.bytes) {
                 field.pointee.value.replace(with: value)
                 field.pointee.store(own)
@@ -562,7 +562,7 @@ public struct Form: Sendable {
     /// the call (the C ABI's snapshot path).
     ///
     /// Static over a pointer: calling an instance method on a form reached through `inout` or a
-    /// pointer made the compiler copy the whole form (a retain of each member) first.
+    /// pointer makes the compiler copy the whole form (a retain of each member) first.
     /// Not generic (a generic public function runs unspecialized from another module): `body`
     /// stores what it needs.
     public static func readState(
@@ -581,7 +581,7 @@ public struct Form: Sendable {
         of form: UnsafeMutablePointer<Form>, at index: Int, into reader: inout Reader
     ) throws(FormError) {
         let formMode = form.pointee.mode
-        // Borrowed for writing (nothing is written): a read-only borrow of the stored array made the
+        // Borrowed for writing (nothing is written): a read-only borrow of the stored array makes the
         // compiler copy it (a retain) first.
         try form.pointee.fields.withUnsafeMutableBufferPointer { (buffer) throws(FormError) in
             let field = UnsafeMutablePointer(mutating: try Form.field(index, in: UnsafeBufferPointer(buffer)))
@@ -607,7 +607,7 @@ public struct Form: Sendable {
             let view = field.pointee.liveViewInPlace(strict: strict)
             let (summary, moreCount) = Form.liveSummary(of: field, formMode: formMode, view)
             // The codes are read only when asked, in place, from the view's sources (plain values: a
-            // struct of strings captured here was copied, retained, at every closure level).
+            // struct of strings captured here would be copied, retained, at every closure level).
             let failures = StateFailures(field: field, source: view.source, shownSource: view.shownSource,
                                          carriesMore: moreCount > 0)
             // No message (a valid or empty value: most keystrokes): the message, the displayed

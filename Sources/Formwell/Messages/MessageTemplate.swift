@@ -75,7 +75,7 @@ enum MessageTemplate {
 
     /// One piece of a read template. (Not `indirect`: the branches' arrays already hold the parts
     /// out of line, and boxed cases keep their case in the box pointer's spare bits, where
-    /// LeakSanitizer no longer sees a pointer and reports a catalogue's parts as leaked.)
+    /// LeakSanitizer sees no pointer and would report a catalogue's parts as leaked.)
     fileprivate enum Part: Sendable {
         /// Plain text (including braces that open no placeholder).
         case text(String)

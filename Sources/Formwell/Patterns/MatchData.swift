@@ -7,7 +7,7 @@ import Musl
 #endif
 
 /// One PCRE2 match-data block per thread, reused by every match on that thread: a whole-value match
-/// only needs the overall result, and allocating a block per keystroke cost more than the match.
+/// only needs the overall result, and allocating a block per keystroke costs more than the match.
 enum MatchData {
     /// This thread's block, created on first use and freed when the thread exits; nil only when
     /// memory or thread-specific keys ran out. Read from a thread-local slot (CFormwellAtomics); the

@@ -8,7 +8,7 @@ struct Evaluation: Equatable, Sendable {
     let rule: Int?
     /// What few verdicts carry (a custom validator's words, error mode `all`'s later failures),
     /// nil for the rest. One reference, not a string and two arrays: every keystroke destroys its
-    /// evaluation, and destroying those cost calls into the runtime even when they were empty.
+    /// evaluation, and destroying those costs calls into the runtime even when they are empty.
     private(set) var details: Details?
     /// On an empty value: the conditional rule (`required_if`, …) that makes the field required now.
     var requirement: Int?

@@ -1,8 +1,8 @@
 /// The UTF-8 of a rule's texts (its failure message, limit message, hint, code and parameters) in
 /// one array, kept beside the strings, which stay what everything else reads. A state read borrows
-/// these in place: reading a string's bytes through the pointer the read reaches the rule by made
+/// these in place: reading a string's bytes through the pointer the read reaches the rule by makes
 /// a copy of the string, an atomic retain and release on a string that every form using the same
-/// catalogue shares (two threads on two forms then took its cache line from each other).
+/// catalogue shares (two threads on two forms then take its cache line from each other).
 struct RuleTexts: Sendable {
     enum Part: Int { case failure, limitFailure, hint, code, params }
 

@@ -1,9 +1,9 @@
 /// What a field's synchronous rules found, as the field and its evaluation store it: plain values,
-/// the failing rule's own message named, not held. A keystroke on an invalid value used to copy
-/// that message (a string shared by every form that uses the same catalogue) into its verdict, the
-/// field and back out: atomic reference counts that two threads on two forms kept taking from each
-/// other; and a verdict with a string in it was copied and destroyed through outlined functions
-/// even when it held none.
+/// the failing rule's own message named, not held. Holding it would make a keystroke on an invalid
+/// value copy that message (a string shared by every form that uses the same catalogue) into its
+/// verdict, the field and back out: atomic reference counts that two threads on two forms take from
+/// each other; and a verdict with a string in it is copied and destroyed through outlined functions
+/// even when it holds none.
 enum RuleVerdict: Sendable {
     /// Nothing to judge: the value is empty.
     case empty

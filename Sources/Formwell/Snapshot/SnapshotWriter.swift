@@ -10,9 +10,7 @@ import Musl
 /// and the texts always describe the same moment, and checks the caller's arguments first.
 ///
 /// In the engine, not the C layer: in one module the state read (`Form.readState`) is specialized
-/// for the writer (a `StateReader`), where across modules it called a closure through a pointer
-/// (make bench-ir: 1.5-2% fewer instructions per keystroke here, with the buffer reached through a
-/// pointer).
+/// for the writer (a `StateReader`), where across modules it would call a closure through a pointer.
 public enum SnapshotWriter {
     /// The first version's struct (up to `value`): the smallest `size` a caller may declare.
     public static var minimumSize: Int { formwell_snapshot_v1_size() }
@@ -29,8 +27,8 @@ public enum SnapshotWriter {
 
     /// Copies `count` bytes: short texts (most labels, ids, values typed into a field) in place,
     /// longer ones with memcpy (a call and a size dispatch cost more than a short copy).
-    /// In place by 8-byte words, the last word overlapping the one before: a byte loop cost about
-    /// 4 instructions a byte, most of the writer's own work (callgrind).
+    /// In place by 8-byte words, the last word overlapping the one before: a byte loop would be most
+    /// of the writer's own work.
     @inline(__always)
     static func copyBytes(_ source: UnsafePointer<UInt8>, to destination: UnsafeMutablePointer<CChar>, count: Int) {
         if count > 32 {
@@ -141,7 +139,7 @@ public enum SnapshotWriter {
 
     /// Copies every text of the caller's version (up to the second, third or fourth: `failure` is
     /// the fourth's, else nil) in one block, after one check that the buffer holds them all: the
-    /// texts of a keystroke, where checking each of the dozen texts cost more than copying it.
+    /// texts of a keystroke, where checking each of the dozen texts costs more than copying it.
     /// Only when no list holds more than one text (`errorCount` at most 1); answers false, with
     /// nothing written or counted, when that or the buffer says no. Same bytes, same order as the
     /// text-by-text path (`writeTexts`, `writeFailures`), which the C tests compare at every size.
@@ -196,7 +194,7 @@ public enum SnapshotWriter {
         }
         if third { out.pointee.normalized = put(strings.normalized) }
         if let failure, failure.isNone, !listed {
-            // The nine bytes in one copy (a copy per text cost more than the bytes).
+            // The nine bytes in one copy (a copy per text costs more than the bytes).
             copyBytes(noFailureBlock.utf8Start, to: at, count: noFailureBlock.utf8CodeUnitCount)
             out.pointee.code = UnsafePointer(at)
             out.pointee.params = UnsafePointer(at + 1)
@@ -263,7 +261,7 @@ public enum SnapshotWriter {
         let second: Bool
         let third: Bool
         let fourth: Bool
-        /// The caller's buffer, through a pointer: a copy in and out cost more than the writing.
+        /// The caller's buffer, through a pointer: a copy in and out costs more than the writing.
         let buffer: UnsafeMutablePointer<TextBuffer>
 
         @inline(__always)

@@ -44,7 +44,7 @@ public struct StateTexts {
     public let failures: StateFailures
 
     /// The validity's messages after `message` (error mode `all`), read only when asked: carried
-    /// as an array, it was retained and released on every read of a field.
+    /// as an array, it would be retained and released on every read of a field.
     public var moreErrors: [String] { failures.moreMessages }
 }
 

@@ -126,7 +126,7 @@ extension Field {
 
     /// Where the code and parameters of the failure `source` names are kept: none, a code without
     /// parameters, a synchronous rule, or an asynchronous one. Plain values (the keystroke path
-    /// reads it: a string payload was a retain and a release on every read).
+    /// reads it: a string payload would cost a retain and a release on every read).
     enum FailureRef {
         case none, external, required, patternLimit, rule(Int), async(Int)
 
@@ -202,7 +202,7 @@ extension Field {
     /// stands in for the verdict, on an empty value too.
     /// Always inlined, as are `hint(from:)`, `failureRef(from:)`, `failure(from:)` and the computed
     /// properties they read: the snapshot reader calls them on a field borrowed through a pointer,
-    /// and a call that was not inlined made the compiler copy the whole field (424 bytes) first.
+    /// and a call that is not inlined makes the compiler copy the whole field first.
     @inline(__always)
     func liveView(strict: Bool) -> LiveView {
         let external = externalError != nil

@@ -121,7 +121,7 @@ private func fieldEvent(
 }
 
 // The single-property queries read the field in place, as a snapshot does (`Form.readState`):
-// building a whole `FieldState` (every text as a new string) to answer one member cost several
+// building a whole `FieldState` (every text as a new string) to answer one member costs several
 // times the read itself.
 
 private func query<T>(

@@ -53,7 +53,7 @@ struct ABIFailure: Error {
     }
 
     /// Whether `text` holds a NUL byte: one `memchr` over its UTF-8 (every refused call's message
-    /// passes here; a byte-by-byte loop was a few percent of a fuzzing run).
+    /// passes here, so a byte-by-byte loop would show in a fuzzing run).
     private static func containsNUL(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in

@@ -16,7 +16,7 @@ func withForm<T>(_ handle: OpaquePointer?, _ body: (inout Form) throws(ABIFailur
 }
 
 /// `withForm` with the form as a pointer: reading it through the pointer copies nothing (a
-/// non-mutating call on an `inout` form made the compiler copy the whole form first).
+/// non-mutating call on an `inout` form makes the compiler copy the whole form first).
 func withFormPointer<T>(
     _ handle: OpaquePointer?, _ body: (UnsafeMutablePointer<Form>) throws(ABIFailure) -> T
 ) throws(ABIFailure) -> T {

@@ -1,4 +1,4 @@
-/* Asynchronous rules through the C ABI (issue 12), on a fake clock: debounce, requests handed out
+/* Asynchronous rules through the C ABI, on a fake clock: debounce, requests handed out
    once, out-of-order results (stale), unknown / closed / not-yet-handed-out ids, submit flushing and
    FW_SUBMIT_PENDING, a too-small buffer that hands nothing out, reset and fw_form_remove_field
    cancelling, the pending state in the snapshot, fw_form_info's second version, FW_RULE_ASYNC. */

@@ -1,4 +1,4 @@
-/* Form behaviour through the C ABI (issue 11): every validation mode on a short event sequence, error
+/* Form behaviour through the C ABI: every validation mode on a short event sequence, error
    mode "all" and the snapshot's error list, groups, external errors, removing fields (and the id
    cache), reset to new initial values, the form's info and change tracking, the announcement, the
    presentation members (tint, label_raised, emphasized, hint, label, initial), and the snapshot

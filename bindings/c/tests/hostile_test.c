@@ -402,7 +402,7 @@ static void huge_value(fw_form *form) {
     if (!big) return;
     memset(big, 'a', size);
     big[size] = '\0';
-    /* 10 MB take ~10 ms natively, far longer under valgrind: a time limit of a minute keeps the
+    /* 10 MB take milliseconds natively, far longer under valgrind: a time limit of a minute keeps the
        verdict the patterns' own (the time bound itself is tested in snapshot_test). */
     CHECK_OK(fw_form_set_time_limit(form, 60000000u));
     CASE(fw_field_set_value(form, "huge", big), FW_OK);
@@ -815,7 +815,7 @@ static void new_functions(fw_form *target) {
     rules[2] = test_rule(FW_RULE_REQUIRED, 0, NULL, NULL);
     HCASE(target, fw_form_add_field_with_rules(target, "", NULL, NULL, rules, 3), FW_ERR_INVALID_ARGUMENT);
 
-    /* Malformed UTF-8 in every string the new functions take, fw_rule's text and message included:
+    /* Malformed UTF-8 in every string these functions take, fw_rule's text and message included:
        refused with the offset of the first bad byte. */
     for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         const char *b = bad[k].bytes;
@@ -848,8 +848,8 @@ static void new_functions(fw_form *target) {
     CHECK_STR(buf, "kept");
 }
 
-/* The issue 11 functions (modes, groups, external errors, remove_field, reset_values, get_info,
-   changed_since, announcement) refusing NULLs, bad numbers, malformed UTF-8, unknown fields and
+/* The functions for modes, groups, external errors, remove_field, reset_values, get_info,
+   changed_since and the announcement, refusing NULLs, bad numbers, malformed UTF-8, unknown fields and
    groups, bad struct sizes: each with its exact status, and none changing anything observable (the
    fingerprint holds the form's info and revision, and every field's second-version members). */
 static void issue11_functions(fw_form *target) {
@@ -1396,7 +1396,7 @@ static void reentrant_batch(void) {
     CHECK_OK(fw_form_free(other));
 }
 
-/* ---- a validator calling the new functions on the form it is validating ---- */
+/* ---- a validator calling the snapshot, index and rule-array functions on the form it is validating ---- */
 
 typedef struct {
     fw_form *form;
@@ -1404,7 +1404,8 @@ typedef struct {
     fw_form *other;
     fw_status snapshot, snapshot_at, update, update_at, snapshots, index, limits, set_at, focus_at, add;
     fw_status stale_snapshot, other_update;
-    /* The issue 11 functions, from inside the form's own validator. */
+    /* The mode, group, external-error, removal, reset and tracking functions, from inside the
+       form's own validator. */
     fw_status set_mode, field_mode, error_mode, add_group, validate_group, touch_group, valid_group, first_group;
     fw_status set_error, clear_error, clear_errors, remove, reset_values, info, changed, announce;
     char stale_detail[128];

@@ -1,4 +1,4 @@
-/* Issue 13 part 2 through the C ABI: messages as codes + parameters + locales. The fourth version of
+/* Messages as codes + parameters + locales through the C ABI. The fourth version of
    fw_snapshot (code, params, display_code, display_params, error_codes) and its growth rule and text
    buffer; fw_form_set_locale / fw_form_locale with the shipped French catalogue (plural rules
    included); fw_locales, fw_message_catalog and fw_add_message_catalog; fw_form_rule_code /

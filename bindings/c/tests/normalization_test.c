@@ -1,6 +1,6 @@
-/* Issue 13 through the C ABI: normalisers (fw_field_set_normalizers, fw_field_normalizers,
+/* Through the C ABI: normalisers (fw_field_set_normalizers, fw_field_normalizers,
    fw_field_normalized_value, the third version of fw_snapshot) and secret fields
-   (fw_field_set_secret), with the hostile cases of each new function: a refused call changes
+   (fw_field_set_secret), with the hostile cases of each of these functions: a refused call changes
    nothing. */
 #include "check.h"
 

@@ -1,4 +1,4 @@
-/* The rule catalogue through the C ABI (issue 13): fw_rule_catalog, fw_field_add_rule_json,
+/* The rule catalogue through the C ABI: fw_rule_catalog, fw_field_add_rule_json,
    fw_form_define_rule_set, FW_RULE_JSON and the kinds after the first version in fw_rule arrays
    (their parameters as JSON in `text`), with every refusal leaving the form as it was. */
 #include <stdio.h>

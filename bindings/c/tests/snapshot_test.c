@@ -333,7 +333,7 @@ static void walk_registration(void) {
     CHECK_SNAP(form, "confirm", FW_PHASE_INACTIVE, FW_VALIDITY_INVALID, 1, "Passwords don't match", FW_DISPLAY_ERROR,
                "Passwords don't match", true, "abcdefg1!");
     CHECK_CONSISTENT(form);
-    /* check.h's per-property assertion agrees (the same state, read the old way). */
+    /* check.h's per-property assertion agrees (the same state, read property by property). */
     CHECK_FIELD(form, "confirm", FW_PHASE_INACTIVE, FW_VALIDITY_INVALID, "Passwords don't match", FW_DISPLAY_ERROR,
                 "Passwords don't match", true);
 
@@ -1149,7 +1149,8 @@ static void match_limits(void) {
     CHECK_OK(fw_form_free(form));
 }
 
-/* ---- checked handles: every new function refuses NULL, freed and forged handles ---- */
+/* ---- checked handles: every snapshot, index, match-limits and rule-array function refuses NULL,
+   freed and forged handles ---- */
 
 static void every_new_function(fw_form *form, int line) {
     fw_snapshot snap, snaps[2];

@@ -1,16 +1,16 @@
 -- binding_test.lua: unit checks of the LuaJIT binding (bindings/lua/formwell.lua): errors and their
 -- status names, the callback contract (a Lua validator that raises never unwinds through the
 -- library; its error comes out of the call that ran it and the form stays usable), validators
--- under the JIT, garbage collection of forms, UTF-8 in and out, and the rest of the API; issue 11's
--- modes, error mode, groups, external errors, remove_field / reset(values), flags, change tracking,
--- the announcement and the presentation members of state(); issue 12's asynchronous rules (debounce
--- on the host's clock, requests handed out once, stale results, resolve errors, submit with pending
--- fields and groups, specs, the buffer retry of next_request); issue 13's normalisers (add_field's
--- normalize, set_normalizers, normalizers, state().normalized, values normalised, check_many) and
--- secret fields (add_field's secret, set_secret, state().secret, export_spec); issue 13 part 2's
--- failure codes and parameters (state's code, params, display_code, display_params, error_codes;
--- check_many's codes and params), locales (Form{locale}, set_locale, locale, locales, catalogues)
--- and single-value checks (check_value); the JSON encoder.
+-- under the JIT, garbage collection of forms, UTF-8 in and out, and the rest of the API; modes,
+-- error mode, groups, external errors, remove_field / reset(values), flags, change tracking, the
+-- announcement and the presentation members of state(); asynchronous rules (debounce on the host's
+-- clock, requests handed out once, stale results, resolve errors, submit with pending fields and
+-- groups, specs, the buffer retry of next_request); normalisers (add_field's normalize,
+-- set_normalizers, normalizers, state().normalized, values normalised, check_many) and secret
+-- fields (add_field's secret, set_secret, state().secret, export_spec); failure codes and
+-- parameters (state's code, params, display_code, display_params, error_codes; check_many's codes
+-- and params), locales (Form{locale}, set_locale, locale, locales, catalogues) and single-value
+-- checks (check_value); the JSON encoder.
 --
 -- Usage: luajit bindings/lua/tests/binding_test.lua    (exit status 1 on any failure)
 
@@ -371,7 +371,7 @@ test("check_many: verdicts, messages, own messages, initial values for fields le
   form:free()
 end)
 
--- ---- issue 11: modes, error mode, groups, external errors, live changes, flags, tracking ----
+-- ---- modes, error mode, groups, external errors, live changes, flags, tracking ----
 
 -- Lists compared as text: eq_list({"a", "b"}, {"a", "b"}).
 local function eq_list(got, want, what)
@@ -733,7 +733,7 @@ test("presentation: tint, label_raised, emphasized, label (else the id), accessi
   form:free()
 end)
 
-test("issue 11 events on a form with Lua validators: jit.off copies, validator errors surface", function()
+test("mode, group and reset events on a form with Lua validators: jit.off copies, errors surface", function()
   local armed = false
   local form = formwell.Form()
   form:add_field("code", { formwell.custom(function(v)
@@ -764,7 +764,7 @@ test("issue 11 events on a form with Lua validators: jit.off copies, validator e
   form:free()
 end)
 
--- ---- issue 12: asynchronous rules (requests the host takes, checks and resolves, on its clock) ----
+-- ---- asynchronous rules (requests the host takes, checks and resolves, on its clock) ----
 
 -- A username field (required, min_length 3, one async rule) and an email field; the form's clock at 1000.
 local function username_form(async_options, form_options)
@@ -1097,7 +1097,7 @@ test("async events on a form with Lua validators: jit.off copies; submit surface
   form:free()
 end)
 
--- ---- issue 13: normalisers and secret fields ----
+-- ---- normalisers and secret fields ----
 
 test("normalize: the rules judge the normalised value; state.value is what was set; values are normalised", function()
   local form = formwell.Form()
@@ -1270,7 +1270,7 @@ test("the JSON decoder is strict", function()
   eq(v.a[2], -25); eq(v.a[4], json.null); eq(v.a[5], "é😀")
 end)
 
-test("issue 13: a constructor per catalogue kind, JSON parameters, conditional rules, rule sets", function()
+test("a constructor per catalogue kind, JSON parameters, conditional rules, rule sets", function()
   for _, kind in ipairs(formwell.catalog.kinds) do
     if kind.name ~= "custom" and kind.name ~= "async" then
       assert(type(formwell[kind.name]) == "function", "constructor for " .. kind.name)
@@ -1313,7 +1313,7 @@ test("issue 13: a constructor per catalogue kind, JSON parameters, conditional r
   form:free()
 end)
 
--- ---- issue 13 part 2: failure codes and parameters, locales, catalogues, single-value checks ----
+-- ---- failure codes and parameters, locales, catalogues, single-value checks ----
 
 -- A table as canonical JSON (keys sorted), for comparing params.
 local function js(value) return json.encode(value) end

@@ -1,4 +1,4 @@
-"""Asynchronous rules (issue 12) on the Python side: the request/resolve types, the checks' registry,
+"""Asynchronous rules on the Python side: the request/resolve types, the checks' registry,
 and the asyncio driver behind :meth:`formwell.Form.settle` and :meth:`formwell.Form.validate_async`.
 
 The library runs no thread and reads no clock. A value change that passes every synchronous rule

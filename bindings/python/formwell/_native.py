@@ -136,8 +136,8 @@ fw_rule_kind = c_int
 
 class fw_snapshot(Structure):
     """``struct fw_snapshot``: one field's whole state (``fw_field_snapshot`` and friends), version 4
-    (the members from ``visited`` on were appended by issue 11, ``secret`` to ``normalized`` by
-    issue 13, ``code_length`` to ``error_codes`` by issue 13 part 2; the library writes them because
+    (version 2 appends the members from ``visited`` to ``errors``, version 3 ``secret`` to
+    ``normalized``, version 4 ``code_length`` to ``error_codes``; the library writes them because
     ``size`` covers them).
 
     Set ``size`` to ``ctypes.sizeof(fw_snapshot)`` before a call. The text pointers point into the
@@ -223,8 +223,8 @@ class fw_check_result(Structure):
 
 class fw_form_info(Structure):
     """``struct fw_form_info``: the form-level state (``fw_form_get_info``); set ``size`` to
-    ``ctypes.sizeof(fw_form_info)``. Version 2 (issue 12) appends ``pending_count``,
-    ``stale_results`` and ``now_ms``."""
+    ``ctypes.sizeof(fw_form_info)``. Version 2 appends ``pending_count``, ``stale_results`` and
+    ``now_ms`` (the asynchronous rules' counts and clock)."""
 
     _fields_ = [
         ("size", c_size_t),
@@ -268,7 +268,7 @@ class fw_rule(Structure):
     """``struct fw_rule``: one rule for ``fw_form_add_field_with_rules`` (set ``size`` to
     ``ctypes.sizeof(fw_rule)``). ``text``, ``message`` and ``hint`` are ``c_char_p``: assigning bytes
     keeps them alive as long as the struct. ``hint`` (NULL: the rule kind's default accessibility
-    hint) was appended by issue 11."""
+    hint) is the second version's member, appended after ``destroy``."""
 
     _fields_ = [
         ("size", c_size_t),
@@ -416,7 +416,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     ),
     "fw_form_set_time_limit": (fw_status, [FormHandle, c_uint32]),
     "fw_form_time_limit": (fw_status, [FormHandle, POINTER(c_uint32)]),
-    # issue 11: form-level state, modes, groups, external errors, live changes, change tracking
+    # form-level state, modes, groups, external errors, live changes, change tracking
     "fw_form_get_info": (fw_status, [FormHandle, POINTER(fw_form_info)]),
     "fw_form_set_mode": (fw_status, [FormHandle, c_int32]),
     "fw_field_set_mode": (fw_status, [FormHandle, c_char_p, c_int32]),
@@ -431,7 +431,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "fw_field_clear_error": (fw_status, [FormHandle, c_char_p]),
     "fw_form_clear_errors": (fw_status, [FormHandle]),
     "fw_form_remove_field": (fw_status, [FormHandle, c_char_p]),
-    # issue 13: normalisers and secret fields
+    # normalisers and secret fields
     "fw_field_set_normalizers": (fw_status, [FormHandle, c_char_p, POINTER(c_int32), c_size_t]),
     "fw_field_normalizers": (fw_status, [FormHandle, c_char_p, POINTER(c_int32), c_size_t, POINTER(c_size_t)]),
     "fw_field_normalized_value": (fw_status, [FormHandle, c_char_p, _buf, c_size_t, _out_len]),
@@ -517,7 +517,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
         fw_status,
         [FormHandle, POINTER(ArrowSchema), POINTER(ArrowArray), c_size_t, c_size_t, _buf, c_size_t, _out_len],
     ),
-    # issue 12: asynchronous rules (the host checks; requests and results on the host's clock)
+    # asynchronous rules (the host checks; requests and results on the host's clock)
     "fw_field_add_async_rule": (fw_status, [FormHandle, c_char_p, c_char_p, c_uint32, c_char_p]),
     "fw_form_tick": (fw_status, [FormHandle, c_uint64]),
     "fw_form_next_request": (fw_status, [FormHandle, c_uint64, POINTER(fw_request), _buf, c_size_t, POINTER(c_bool)]),
@@ -526,7 +526,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "fw_form_next_due_time": (fw_status, [FormHandle, POINTER(c_uint64), POINTER(c_bool)]),
     # which fields wait for a check, whatever their modes show; the focused field; group membership
     "fw_form_pending_fields": (fw_status, [FormHandle, POINTER(c_size_t), c_size_t, POINTER(c_size_t)]),
-    # issue 13 part 2: messages as codes + parameters + locales; single-value checks
+    # messages as codes + parameters + locales; single-value checks
     "fw_form_set_locale": (fw_status, [FormHandle, c_char_p]),
     "fw_form_locale": (fw_status, [FormHandle, _buf, c_size_t, _out_len]),
     "fw_locales": (fw_status, [_buf, c_size_t, _out_len]),
@@ -542,14 +542,14 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
 #: used by the Python API); calling one the library lacks raises AttributeError. The snapshot,
 #: index and add_field_with_rules functions are not optional: Form.state, set, states, add_field
 #: and match_limits are built on them, so an ABI 1 library from before them is skipped ("an older
-#: libformwell") and the search goes on. Neither are issue 11's functions (fw_form_get_info and the
-#: rest): a library that has them also writes version 2 snapshots, which every FieldState reads.
-#: Nor issue 12's (fw_form_submit and the rest): the form reads fw_form_info's version 2 members
-#: (pending_count, stale_results) and may meet FW_VALIDITY_PENDING in any snapshot. Nor
-#: fw_form_pending_fields, fw_form_focused_field and fw_field_in_group: Form.pending_fields,
-#: Form.focused and a group's submit are built on them. Nor issue 13 part 2's (fw_form_set_locale
-#: and the rest): a library that has them writes version 4 snapshots, whose codes every FieldState
-#: reads.
+#: libformwell") and the search goes on. Neither are the form-behaviour functions (fw_form_get_info,
+#: modes, groups, external errors, change tracking): a library that has them also writes version 2
+#: snapshots, which every FieldState reads. Nor the asynchronous ones (fw_form_submit and the rest):
+#: the form reads fw_form_info's version 2 members (pending_count, stale_results) and may meet
+#: FW_VALIDITY_PENDING in any snapshot. Nor fw_form_pending_fields, fw_form_focused_field and
+#: fw_field_in_group: Form.pending_fields, Form.focused and a group's submit are built on them. Nor
+#: the message functions (fw_form_set_locale and the rest): a library that has them writes version 4
+#: snapshots, whose codes every FieldState reads.
 OPTIONAL = frozenset({
     "fw_form_set_match_limits",
     "fw_field_limit_exceeded",

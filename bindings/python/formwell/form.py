@@ -381,9 +381,9 @@ class FieldState(tuple):
 
     Immutable and hashable, equal to another ``FieldState`` with the same members (never to a
     plain tuple). It also answers to :func:`dataclasses.fields`, :func:`dataclasses.asdict` and
-    :func:`dataclasses.replace` as the frozen dataclass it used to be. The members added by issue
-    11 come after ``index`` and have defaults, so the old keyword constructor still works
-    (``label`` then defaults to the id). The constructor takes a dict or a JSON object text for
+    :func:`dataclasses.replace` as a frozen dataclass does. Every member after ``touched`` has a
+    default, so a keyword constructor naming only ``id`` to ``touched`` works (``label`` then
+    defaults to the id). The constructor takes a dict or a JSON object text for
     ``params`` and ``display_params``; its texts must not hold NUL characters.
 
     Cheap to make, so a state read costs little more than its library call: it holds what the

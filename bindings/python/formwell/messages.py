@@ -1,4 +1,4 @@
-"""Messages as codes + parameters + locales, and single-value checks (issue 13 part 2).
+"""Messages as codes + parameters + locales, and single-value checks.
 
 Every failure the library reports has a stable *code* (``"required"``, ``"min_length"``,
 ``"pattern_limit"``, ``"external"``, ...) and *parameters* (``{"length": 8, "unit": "graphemes"}``)

@@ -215,7 +215,7 @@ class Custom(Rule):
 
 @dataclass(frozen=True)
 class AsyncRule(Rule):
-    """An asynchronous rule (issue 12): a check the host makes (a server call: "is this username
+    """An asynchronous rule: a check the host makes (a server call: "is this username
     free?"), with a debounce, that never blocks the form.
 
     Args:

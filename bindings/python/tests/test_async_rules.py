@@ -1,4 +1,4 @@
-"""Asynchronous rules (issue 12) through the Python binding: AsyncRule, the plain request/resolve
+"""Asynchronous rules through the Python binding: AsyncRule, the plain request/resolve
 protocol on a fake clock (debounce, stale results, the errors of unknown and closed ids, submit),
 checks by name from specs, and asyncio (settle, validate_async) on a real event loop."""
 
@@ -471,7 +471,7 @@ def test_settle_without_a_check_refuses_before_taking_anything():
 
 
 def test_a_slow_first_check_after_a_fast_second_one_is_dropped():
-    """The issue's race: "ada" is checked slowly (0.2 s), "adam", typed meanwhile, quickly
+    """The out-of-order race: "ada" is checked slowly (0.2 s), "adam", typed meanwhile, quickly
     (0.01 s); "ada"'s answer arrives last and is dropped as stale, "adam"'s verdict stays."""
     events = []
 

@@ -1,7 +1,7 @@
-"""Issue 11 through the Python binding: validation modes, error mode "all", groups, external errors,
-remove_field / reset(values), field and form flags, change tracking, presentation and accessibility
-data. Every expected value is written out (the semantics are the engine's; the binding only reads
-them from fw_field_snapshot / fw_form_snapshots / fw_form_get_info)."""
+"""Form behaviour through the Python binding: validation modes, error mode "all", groups, external
+errors, remove_field / reset(values), field and form flags, change tracking, presentation and
+accessibility data. Every expected value is written out (the semantics are the engine's; the
+binding only reads them from fw_field_snapshot / fw_form_snapshots / fw_form_get_info)."""
 
 import copy
 import dataclasses

@@ -1,4 +1,4 @@
-"""Messages as codes + parameters + locales (issue 13 part 2): FieldState's code, params, display_code,
+"""Messages as codes + parameters + locales: FieldState's code, params, display_code,
 display_params and error_codes; Form(locale=...) and Form.locale; formwell.locales, message_catalog
 and add_message_catalog; formwell.check_value; the codes of batch results."""
 

@@ -1,4 +1,4 @@
-"""Issue 13's normalisers and secret fields through the Python binding. Every expected value is
+"""Normalisers and secret fields through the Python binding. Every expected value is
 written out; the semantics are the engine's (Sources/Formwell/Form/Normalizer.swift)."""
 
 import dataclasses

@@ -1,6 +1,6 @@
 """bindings/python/examples/signup_wizard.py runs as a user would run it (a subprocess) and prints
-exactly this walk through issue 11: groups as wizard steps, an on_blur password, a server error set
-with set_error, redraws driven by changed_since, the announcement after a failed submit."""
+exactly this walk through the form behaviour: groups as wizard steps, an on_blur password, a server
+error set with set_error, redraws driven by changed_since, the announcement after a failed submit."""
 
 from conftest import run_python_example
 

@@ -1,5 +1,5 @@
 """Form.state / states / set read whole snapshots in one library call; they must say exactly what
-the per-property functions say (read here straight from the library, the way state() used to)."""
+the per-property functions say (read here straight from the library, one property per call)."""
 
 import ctypes
 import dataclasses
@@ -385,11 +385,11 @@ def test_field_state_works_with_the_dataclasses_module(form):
     changed = dataclasses.replace(state, value="w")
     assert isinstance(changed, FieldState) and changed.value == "w" and changed.id == "a"
     assert state._replace(touched=True).touched is True
-    # The old keyword constructor still works; the new members default.
+    # A keyword constructor with only the first members works; the others default.
     built = FieldState(id="a", value="v", phase=Phase.IDLE, validity=Validity.EMPTY, message="",
                        display=Display.NONE, display_message="", touched=False)
     assert (built.limit_exceeded, built.failing_rule, built.index) == (False, None, None)
-    # ... and so do issue 11's members (the label falls back to the id).
+    # ... and so do the members from visited on (the label falls back to the id).
     assert (built.visited, built.dirty, built.initial, built.errors, built.mode, built.tint, built.label,
             built.revision) == (False, False, "", [], formwell.Mode.TWO_STAGE, formwell.Tint.NEUTRAL, "a", 0)
     # A state read from a form: idle with a value, so its label is raised; "v" is its initial value.

@@ -46,7 +46,7 @@ def test_shipped_specs_validate(name, spec):
         {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "min_length", "length": -1}]}]},
         {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "regex"}]}]},
         {"formwell": 1, "fields": [{"id": "a", "extra": 1}]},
-        # issue 11's keys: modes, error mode, groups, hints
+        # the keys of modes, error mode, groups, hints
         {"formwell": 1, "mode": "on_focus", "fields": []},
         {"formwell": 1, "errors": "every", "fields": []},
         {"formwell": 1, "fields": [{"id": "a", "mode": "onBlur"}]},
@@ -55,7 +55,7 @@ def test_shipped_specs_validate(name, spec):
         {"formwell": 1, "fields": [{"id": "a", "groups": [1]}]},
         {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "email", "hint": 3}]}]},
         {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "email", "hnit": "typo"}]}]},
-        # issue 12's async rule: a name, an integer debounce in range, nothing else
+        # the async rule: a name, an integer debounce in range, nothing else
         {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "async"}]}]},
         {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "async", "name": ""}]}]},
         {"formwell": 1, "fields": [{"id": "a", "rules": [{"rule": "async", "name": None}]}]},
@@ -127,7 +127,7 @@ ASYNC_SPEC = {
 
 
 def test_async_rules_are_accepted_by_both_and_exported_valid():
-    """The async rule object (issue 12): name required, debounce_ms an integer 0 ... 2**31 - 1
+    """The async rule object: name required, debounce_ms an integer 0 ... 2**31 - 1
     (absent: 500), message and hint; the library exports it with its debounce written out, after
     the field's synchronous rules."""
     VALIDATOR.validate(ASYNC_SPEC)

@@ -1,6 +1,6 @@
 """bindings/python/examples/username_async.py runs as a user would run it (a subprocess) and prints
-exactly this walk through issue 12 with asyncio: a debounced availability check, a slow answer for
-an old value dropped as stale, and a submit that does not wait out the debounce."""
+exactly this walk through an asynchronous rule with asyncio: a debounced availability check, a slow
+answer for an old value dropped as stale, and a submit that does not wait out the debounce."""
 
 from conftest import run_python_example
 
