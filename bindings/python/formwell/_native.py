@@ -51,62 +51,11 @@ LIBRARY_ENV = "FORMWELL_LIBRARY"
 #: Sonames tried with the system loader, in order.
 SONAMES = ("libformwell.so.0", "libformwell.so")
 
-# ---- status codes and enums (values of formwell.h) ----
-FW_OK = 0
-FW_ERR_NULL_ARGUMENT = 1
-FW_ERR_INVALID_HANDLE = 2
-FW_ERR_UNKNOWN_FIELD = 3
-FW_ERR_DUPLICATE_FIELD = 4
-FW_ERR_INVALID_UTF8 = 5
-FW_ERR_INVALID_PATTERN = 6
-FW_ERR_INVALID_ARGUMENT = 7
-FW_ERR_CALLBACK = 8
-FW_ERR_INTERNAL = 9
-FW_ERR_BUFFER_TOO_SMALL = 10
-FW_ERR_BUSY = 11
-FW_ERR_INVALID_SPEC = 12
-FW_ERR_UNKNOWN_REQUEST = 13
-FW_ERR_REQUEST_CLOSED = 14
-
-FW_VERDICT_VALID = 0
-FW_VERDICT_INVALID = 1
-FW_VERDICT_ERROR = 2
+# ---- status codes and enums: generated from formwell.h (scripts/gen_header.py) ----
+from ._constants import *  # noqa: E402,F401,F403
 
 # FW_RULE_*: generated from the library's rule catalogue (scripts/gen_rules.py).
 from ._rule_kinds import *  # noqa: E402,F401,F403
-
-#: ``fw_validity`` (FW_VALIDITY_PENDING: an asynchronous check has not answered yet).
-FW_VALIDITY_EMPTY = 0
-FW_VALIDITY_VALID = 1
-FW_VALIDITY_INVALID = 2
-FW_VALIDITY_PENDING = 3
-
-#: ``fw_async_verdict``: what the host found (fw_form_resolve).
-FW_ASYNC_VALID = 0
-FW_ASYNC_INVALID = 1
-FW_ASYNC_ERROR = 2
-
-#: ``fw_submit_outcome`` (fw_form_submit).
-FW_SUBMIT_VALID = 0
-FW_SUBMIT_INVALID = 1
-FW_SUBMIT_PENDING = 2
-
-#: ``fw_mode``: a validation mode (FW_MODE_FORM only as a field's "follow the form's mode").
-FW_MODE_FORM = -1
-FW_MODE_TWO_STAGE = 0
-FW_MODE_ON_CHANGE = 1
-FW_MODE_ON_BLUR = 2
-FW_MODE_ON_TOUCHED = 3
-FW_MODE_ON_SUBMIT = 4
-
-#: ``fw_error_mode``: which failures a field reports.
-FW_ERRORS_FIRST = 0
-FW_ERRORS_ALL = 1
-
-#: ``fw_tint``: seed 01's tint of the input state.
-FW_TINT_NEUTRAL = 0
-FW_TINT_ACCENT = 1
-FW_TINT_ERROR = 2
 
 # ---- types ----
 
@@ -379,10 +328,6 @@ ArrowArrayStream._fields_ = [
     ("private_data", c_void_p),
 ]
 
-
-#: ``fw_cell_flag`` bits of fw_form_check_batch's out_cell_flags.
-FW_CELL_LIMIT_EXCEEDED = 1
-FW_CELL_OWN_MESSAGE = 2
 
 _buf = POINTER(c_char)  # char *buf: a ctypes string buffer (c_char array) or None
 _out_len = POINTER(c_size_t)

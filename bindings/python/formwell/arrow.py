@@ -264,7 +264,7 @@ class _Source:
             schema = ArrowSchema()
             status = stream.get_schema(byref(stream), byref(schema))
             self.schema = _Owned(schema)
-            if status != 0:
+            if status != _native.FW_OK:
                 raise _stream_error(stream, status, "get_schema")
         elif array_method is not None:
             schema_capsule, array_capsule = array_method()
@@ -285,7 +285,7 @@ class _Source:
         stream = self.stream.struct
         batch = ArrowArray()
         status = stream.get_next(byref(stream), byref(batch))
-        if status != 0:
+        if status != _native.FW_OK:
             raise _stream_error(stream, status, "get_next")
         if not batch.release:
             return None

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Dict, Optional, Type
 
+from . import _constants
+
 
 class FormwellError(Exception):
     """Base class of every error the library reports.
@@ -37,94 +39,94 @@ class FormwellError(Exception):
 
 
 class NullArgumentError(FormwellError, ValueError):
-    """FW_ERR_NULL_ARGUMENT (1): a required pointer argument was NULL."""
+    """FW_ERR_NULL_ARGUMENT: a required pointer argument was NULL."""
 
-    code = 1
+    code = _constants.FW_ERR_NULL_ARGUMENT
 
 
 class InvalidHandleError(FormwellError):
-    """FW_ERR_INVALID_HANDLE (2): the form was closed (freed) or the handle was never issued."""
+    """FW_ERR_INVALID_HANDLE: the form was closed (freed) or the handle was never issued."""
 
-    code = 2
+    code = _constants.FW_ERR_INVALID_HANDLE
 
 
 class UnknownFieldError(FormwellError, KeyError):
-    """FW_ERR_UNKNOWN_FIELD (3): no field with that id exists in the form."""
+    """FW_ERR_UNKNOWN_FIELD: no field with that id exists in the form."""
 
-    code = 3
+    code = _constants.FW_ERR_UNKNOWN_FIELD
 
 
 class DuplicateFieldError(FormwellError, ValueError):
-    """FW_ERR_DUPLICATE_FIELD (4): a field with that id already exists in the form."""
+    """FW_ERR_DUPLICATE_FIELD: a field with that id already exists in the form."""
 
-    code = 4
+    code = _constants.FW_ERR_DUPLICATE_FIELD
 
 
 class InvalidUTF8Error(FormwellError, UnicodeError):
-    """FW_ERR_INVALID_UTF8 (5): a string argument was not valid UTF-8; ``offset`` is the bad byte."""
+    """FW_ERR_INVALID_UTF8: a string argument was not valid UTF-8; ``offset`` is the bad byte."""
 
-    code = 5
+    code = _constants.FW_ERR_INVALID_UTF8
 
 
 class PatternError(FormwellError, ValueError):
-    """FW_ERR_INVALID_PATTERN (6): PCRE2 refused a pattern; ``detail`` is PCRE2's message and
+    """FW_ERR_INVALID_PATTERN: PCRE2 refused a pattern; ``detail`` is PCRE2's message and
     ``offset`` the position in the pattern."""
 
-    code = 6
+    code = _constants.FW_ERR_INVALID_PATTERN
 
 
 class InvalidArgumentError(FormwellError, ValueError):
-    """FW_ERR_INVALID_ARGUMENT (7): an argument is out of range or malformed (empty field id,
+    """FW_ERR_INVALID_ARGUMENT: an argument is out of range or malformed (empty field id,
     negative length, minimum above maximum, a field matching itself, ...)."""
 
-    code = 7
+    code = _constants.FW_ERR_INVALID_ARGUMENT
 
 
 class CallbackError(FormwellError):
-    """FW_ERR_CALLBACK (8): a custom validator reported an error instead of a verdict; the form is
+    """FW_ERR_CALLBACK: a custom validator reported an error instead of a verdict; the form is
     unchanged. (When a Python validator raised, that exception itself is re-raised instead.)"""
 
-    code = 8
+    code = _constants.FW_ERR_CALLBACK
 
 
 class InternalError(FormwellError):
-    """FW_ERR_INTERNAL (9): a failure no input should cause; the form is unchanged."""
+    """FW_ERR_INTERNAL: a failure no input should cause; the form is unchanged."""
 
-    code = 9
+    code = _constants.FW_ERR_INTERNAL
 
 
 class BufferTooSmallError(FormwellError):
-    """FW_ERR_BUFFER_TOO_SMALL (10): a caller buffer was too small (the binding retries with the
+    """FW_ERR_BUFFER_TOO_SMALL: a caller buffer was too small (the binding retries with the
     reported size, so this only surfaces from raw calls)."""
 
-    code = 10
+    code = _constants.FW_ERR_BUFFER_TOO_SMALL
 
 
 class BusyError(FormwellError, RuntimeError):
-    """FW_ERR_BUSY (11): a custom validator called back into the form it is validating."""
+    """FW_ERR_BUSY: a custom validator called back into the form it is validating."""
 
-    code = 11
+    code = _constants.FW_ERR_BUSY
 
 
 class InvalidSpecError(FormwellError, ValueError):
-    """FW_ERR_INVALID_SPEC (12): a JSON form spec was rejected; ``detail`` names the JSON path."""
+    """FW_ERR_INVALID_SPEC: a JSON form spec was rejected; ``detail`` names the JSON path."""
 
-    code = 12
+    code = _constants.FW_ERR_INVALID_SPEC
 
 
 class UnknownRequestError(FormwellError, LookupError):
-    """FW_ERR_UNKNOWN_REQUEST (13): :meth:`formwell.Form.resolve` was given a request id the form never
+    """FW_ERR_UNKNOWN_REQUEST: :meth:`formwell.Form.resolve` was given a request id the form never
     issued (0, or above the last id issued). Nothing changed."""
 
-    code = 13
+    code = _constants.FW_ERR_UNKNOWN_REQUEST
 
 
 class RequestClosedError(FormwellError, LookupError):
-    """FW_ERR_REQUEST_CLOSED (14): :meth:`formwell.Form.resolve` was given a request that was already
+    """FW_ERR_REQUEST_CLOSED: :meth:`formwell.Form.resolve` was given a request that was already
     resolved (or cancelled more than 1,024 stale requests ago). Nothing changed. (A request
     superseded since it was handed out is not an error: ``resolve`` answers ``Resolution.STALE``.)"""
 
-    code = 14
+    code = _constants.FW_ERR_REQUEST_CLOSED
 
 
 ERRORS: Dict[int, Type[FormwellError]] = {

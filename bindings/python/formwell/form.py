@@ -112,11 +112,11 @@ class Phase(enum.Enum):
     """Where a field is in its interaction cycle (``fw_phase``)."""
 
     #: Waiting for interaction, or left empty and optional.
-    IDLE = 0
+    IDLE = _native.FW_PHASE_IDLE
     #: Being edited: the lenient stage applies (required is not checked, empty is not an error).
-    FOCUSED = 1
+    FOCUSED = _native.FW_PHASE_FOCUSED
     #: Not being edited: the strict stage applies.
-    INACTIVE = 2
+    INACTIVE = _native.FW_PHASE_INACTIVE
 
 
 class Validity(enum.Enum):
@@ -127,18 +127,18 @@ class Validity(enum.Enum):
     and tint ACCENT; :attr:`Form.is_valid` is false while a field is pending, but a pending field
     is not invalid (:attr:`Form.first_invalid` skips it)."""
 
-    EMPTY = 0
-    VALID = 1
-    INVALID = 2
-    PENDING = 3
+    EMPTY = _native.FW_VALIDITY_EMPTY
+    VALID = _native.FW_VALIDITY_VALID
+    INVALID = _native.FW_VALIDITY_INVALID
+    PENDING = _native.FW_VALIDITY_PENDING
 
 
 class Display(enum.Enum):
     """What a view should surface under the field (``fw_display``): nothing until touched."""
 
-    NONE = 0
-    VALID = 1
-    ERROR = 2
+    NONE = _native.FW_DISPLAY_NONE
+    VALID = _native.FW_DISPLAY_VALID
+    ERROR = _native.FW_DISPLAY_ERROR
 
 
 class Tint(enum.Enum):
@@ -146,9 +146,9 @@ class Tint(enum.Enum):
     and empty -> NEUTRAL (the seed's ``.secondary``); focused and not invalid, or inactive and
     valid -> ACCENT (``.blue``); invalid -> ERROR (``.red``)."""
 
-    NEUTRAL = 0
-    ACCENT = 1
-    ERROR = 2
+    NEUTRAL = _native.FW_TINT_NEUTRAL
+    ACCENT = _native.FW_TINT_ACCENT
+    ERROR = _native.FW_TINT_ERROR
 
 
 class Normalizer(str, enum.Enum):
@@ -173,8 +173,8 @@ class Normalizer(str, enum.Enum):
     DIGITS_ONLY = "digits_only"
 
 
-#: fw_normalizer values, in the enum's order.
-_NORMALIZER_VALUES = {member: number for number, member in enumerate(Normalizer)}
+#: fw_normalizer values: FW_NORMALIZE_ and the member's name.
+_NORMALIZER_VALUES = {member: getattr(_native, "FW_NORMALIZE_" + member.name) for member in Normalizer}
 
 
 def _normalizer_values(normalize: Any) -> List[int]:
@@ -238,9 +238,9 @@ _PHASES = tuple(Phase)
 _VALIDITIES = tuple(Validity)
 _DISPLAYS = tuple(Display)
 _TINTS = tuple(Tint)
-#: Modes by fw_mode value (0 ... 4), and fw_mode values by Mode.
-_MODES = tuple(Mode)
-_MODE_VALUES = {mode: value for value, mode in enumerate(_MODES)}
+#: fw_mode values by Mode (FW_MODE_ and the member's name), and Modes by fw_mode value (0 ... 4).
+_MODE_VALUES = {mode: getattr(_native, "FW_MODE_" + mode.name) for mode in Mode}
+_MODES = tuple(sorted(Mode, key=_MODE_VALUES.__getitem__))
 #: Display.ERROR's C value (what error and accessibility_value compare with).
 _ERROR_DISPLAY = _DISPLAYS.index(Display.ERROR)
 
@@ -681,12 +681,6 @@ class MatchLimits(NamedTuple):
 # ---- snapshots: the hot path of state(), set() and states() ----
 
 assert [m.value for m in _PHASES] == [0, 1, 2] == [m.value for m in _VALIDITIES][:3] == [m.value for m in _DISPLAYS]
-assert [m.value for m in _VALIDITIES] == [_native.FW_VALIDITY_EMPTY, _native.FW_VALIDITY_VALID,
-                                          _native.FW_VALIDITY_INVALID, _native.FW_VALIDITY_PENDING]
-assert [m.value for m in _TINTS] == [_native.FW_TINT_NEUTRAL, _native.FW_TINT_ACCENT, _native.FW_TINT_ERROR]
-assert [_MODE_VALUES[m] for m in (Mode.TWO_STAGE, Mode.ON_CHANGE, Mode.ON_BLUR, Mode.ON_TOUCHED, Mode.ON_SUBMIT)] == [
-    _native.FW_MODE_TWO_STAGE, _native.FW_MODE_ON_CHANGE, _native.FW_MODE_ON_BLUR, _native.FW_MODE_ON_TOUCHED,
-    _native.FW_MODE_ON_SUBMIT]
 
 
 def _mode_value(mode: Any, what: str = "mode") -> int:
