@@ -585,7 +585,7 @@ public struct Form: Sendable {
         // compiler copy it (a retain) first.
         try form.pointee.fields.withUnsafeMutableBufferPointer { (buffer) throws(FormError) in
             let field = UnsafeMutablePointer(mutating: try Form.field(index, in: UnsafeBufferPointer(buffer)))
-            // Validation/TwoStageValidation.swift says what the field shows in its mode. A live view
+            // Form/Field+Display.swift says what the field shows in its mode. A live view
             // (every mode once it follows changes) is read as plain values, its texts copied from
             // where the field keeps them; a kept copy (modes on_blur, on_touched) is read as it is.
             let (live, strict) = field.pointee.showsLiveInPlace(in: formMode)

@@ -1,5 +1,5 @@
 /// The decimal digits of a non-negative integer (a line number), appended without making a String.
-enum DecimalText {
+enum LineNumberText {
     static func append(_ value: Int, to bytes: inout [UInt8]) {
         let value = max(value, 0)
         if value >= 10 { append(value / 10, to: &bytes) }

@@ -21,7 +21,7 @@ struct HumanReport: Reporter {
         output.append { bytes in
             verdicts.forEachError(row) { field, message in
                 bytes.append(contentsOf: "line ".utf8)
-                DecimalText.append(line, to: &bytes)
+                LineNumberText.append(line, to: &bytes)
                 bytes.append(contentsOf: ": ".utf8)
                 bytes.append(contentsOf: ids[field])
                 bytes.append(contentsOf: ": ".utf8)

@@ -62,7 +62,7 @@ struct JSONReport: Reporter {
                 }
             }
             bytes.append(contentsOf: #"},"line":"#.utf8)
-            DecimalText.append(line, to: &bytes)
+            LineNumberText.append(line, to: &bytes)
             bytes.append(contentsOf: #","params":{"#.utf8)
             JSONReport.members(failing, keys, to: &bytes) { field, message, bytes in
                 switch message {
@@ -92,7 +92,7 @@ struct JSONReport: Reporter {
     mutating func malformed(line: Int, reason: String) {
         output.append { bytes in
             bytes.append(contentsOf: #"{"line":"#.utf8)
-            DecimalText.append(line, to: &bytes)
+            LineNumberText.append(line, to: &bytes)
             bytes.append(contentsOf: #","malformed":"#.utf8)
             JSONWriter.appendString(reason, to: &bytes)
             bytes.append(contentsOf: "}\n".utf8)

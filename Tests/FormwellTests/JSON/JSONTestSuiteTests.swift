@@ -7,7 +7,7 @@ import Testing
 /// accepted, every `n_` file refused, and every `i_` file gets the outcome `JSONParser` documents.
 @Suite struct JSONTestSuiteTests {
     static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Corpora/json_test_suite/test_parsing").standardizedFileURL
 
     static let files: [String] = {
