@@ -40,6 +40,11 @@ enum ForkHandlers {
             { ForkHandlers.release(reinitializing: true) }) == 0
     }()
 
+    /// Registers the handlers, if they are not yet.
+    static func install() {
+        _ = installed
+    }
+
     static func register(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
         _ = installed
         pthread_mutex_lock(registry)

@@ -52,6 +52,9 @@ final class FormTable: @unchecked Sendable {
         pthread_mutex_init(growth, nil)
         freeSlots = .allocate(capacity: 1)
         freeSlots.initialize(to: [])
+        // The engine's globals and fork handlers first, so that none is made inside a fork's
+        // prepare handler (where a handler registered late would be released without being taken).
+        ProcessGlobals.settle()
         pthread_atfork(
             { FormTable.shared.prepareFork() },
             { FormTable.shared.afterForkInParent() },
