@@ -40,24 +40,8 @@ from .errors import (
     UnknownFieldError,
     UnknownRequestError,
 )
-from .batch import CheckResult, Summary
-from .form import (
-    CheckError,
-    Display,
-    FieldState,
-    Form,
-    MatchLimits,
-    Mode,
-    Normalizer,
-    Outcome,
-    Phase,
-    Request,
-    Resolution,
-    SubmitResult,
-    Tint,
-    Validity,
-    Verdict,
-    live_forms,
+from ._async import CheckError, Outcome, Request, Resolution, SubmitResult, Verdict
+from ._registry import (
     register_check,
     register_validator,
     registered_checks,
@@ -65,6 +49,9 @@ from .form import (
     unregister_check,
     unregister_validator,
 )
+from .states import Display, FieldState, MatchLimits, Mode, Normalizer, Phase, Tint, Validity
+from .batch import CheckResult, Summary
+from .form import Form, live_forms
 from .messages import ValueVerdict, add_message_catalog, check_value, locales, message_catalog
 from .rules import AsyncRule, Custom, Rule, RuleSet
 from ._rule_classes import *  # noqa: F401,F403  (every catalogue rule: Required, Email, Url, Integer, ...)
@@ -89,9 +76,7 @@ def check_table(form: Form, table: object, *, threads: int = 0) -> "CheckResult"
     ``__arrow_c_stream__`` / ``__arrow_c_array__`` (polars, pandas 2.2+, DuckDB). Returns a
     :class:`formwell.arrow.TableCheckResult` (a :class:`CheckResult`, with ``to_arrow()`` and
     ``summary()``). See :func:`formwell.arrow.check_table`; same as ``form.check_table(table)``."""
-    from .arrow import check_table as _check_table
-
-    return _check_table(form, table, threads=threads)
+    return form.check_table(table, threads=threads)
 
 
 def __getattr__(name: str) -> object:

@@ -1,5 +1,6 @@
-"""Asynchronous rules on the Python side: the request/resolve types, the checks' registry,
-and the asyncio driver behind :meth:`formwell.Form.settle` and :meth:`formwell.Form.validate_async`.
+"""Asynchronous rules on the Python side: the request/resolve types, and the check tasks and
+wake-ups behind :meth:`formwell.Form.settle` and :meth:`formwell.Form.validate_async` (whose loop
+is the form's).
 
 The library runs no thread and reads no clock. A value change that passes every synchronous rule
 makes it record a request per asynchronous rule, due after the rule's debounce on the host's clock;
@@ -15,18 +16,17 @@ import enum
 import inspect
 import logging
 import time
-from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Any, Callable, List, NamedTuple, Optional, Set, Tuple
 
 # asyncio is imported where it is used: it imports subprocess, which importing formwell must not.
 
 from ._native import FW_ASYNC_ERROR, FW_ASYNC_INVALID, FW_ASYNC_VALID
-from .errors import InvalidHandleError, RequestClosedError
+from ._registry import checks, register_check, registered_checks, unregister_check  # noqa: F401  (re-exported)
+from .errors import InvalidArgumentError, UnknownRequestError
 from .rules import AsyncCheck
 
 if TYPE_CHECKING:  # pragma: no cover
     import asyncio
-
-    from .form import Form
 
 logger = logging.getLogger("formwell")
 
@@ -154,8 +154,6 @@ def verdict_code(verdict: Any) -> int:
             return _VERDICTS[Verdict(verdict)]
         except ValueError:
             pass
-        from .errors import InvalidArgumentError
-
         raise InvalidArgumentError(f"unknown verdict {verdict!r} (expected valid, invalid or error)", 7)
     raise TypeError(f"a verdict is True, False or a formwell.Verdict, not {type(verdict).__name__}")
 
@@ -166,8 +164,6 @@ def request_id(request: Any) -> int:
     if isinstance(rid, bool) or not isinstance(rid, int):
         raise TypeError(f"a request is a formwell.Request or its id (int), not {type(request).__name__}")
     if not 0 <= rid <= _UINT64_MAX:
-        from .errors import UnknownRequestError
-
         raise UnknownRequestError(f"request id {rid} was never issued (ids are 1 ... 2**64 - 1)", 13)
     return rid
 
@@ -177,8 +173,6 @@ def check_ms(now_ms: Any, what: str = "now_ms") -> int:
     if isinstance(now_ms, bool) or not isinstance(now_ms, int):
         raise TypeError(f"{what} must be an int (milliseconds), not {type(now_ms).__name__}")
     if not 0 <= now_ms <= _UINT64_MAX:
-        from .errors import InvalidArgumentError
-
         raise InvalidArgumentError(f"{what} {now_ms} is out of range (0 ... 2**64 - 1)", 7)
     return now_ms
 
@@ -189,62 +183,20 @@ def monotonic_ms() -> int:
     return int(time.monotonic() * 1000)
 
 
-# ---- checks by name (specs), as register_validator is for custom rules ----
+# ---- checks by name: the process registry (see formwell._registry) ----
 
-#: name -> check: what a spec's ``{"rule": "async", "name": ...}`` resolves against when the load
-#: does not give that name in ``checks=`` (see :func:`register_check`).
-_registry: Dict[str, AsyncCheck] = {}
-
-
-def register_check(name: str, check: Optional[AsyncCheck] = None) -> Any:
-    """Registers the asynchronous check ``check`` in this process under ``name``: a form whose async
-    rule of that name has no check of its own (an :class:`formwell.AsyncRule` without ``check=``,
-    a spec loaded without that name in ``checks=``, an unpickled form) uses it. Specs loaded
-    afterwards take it at load time; forms that have no check for the name look it up here when a
-    request of that name comes up. Registering a name again replaces the check for what comes
-    later. Usable as a decorator: ``@register_check("username_available")``."""
-    if not isinstance(name, str) or not name:
-        raise TypeError("a check name is a non-empty str")
-    if check is None:
-        def decorate(function: AsyncCheck) -> AsyncCheck:
-            register_check(name, function)
-            return function
-
-        return decorate
-    if not callable(check):
-        raise TypeError(f"a check must be callable, not {type(check).__name__}")
-    _registry[name] = check
-    return check
+#: The names a spec's ``async`` rules use.
+async_rule_names = checks.names_in
 
 
-def unregister_check(name: str) -> None:
-    """Forgets a name given to :func:`register_check` (``KeyError`` if it was not)."""
-    del _registry[name]
+# ---- running checks on an event loop (the loop itself: Form.settle) ----
+
+#: What a check task hands its verdict to: ``answer(request, verdict, message)`` applies it to the
+#: form (:meth:`formwell.Form.resolve`), answering the resolution, or None when it was not applied.
+Answer = Callable[[Request, Verdict, Optional[str]], Optional[Resolution]]
 
 
-def registered_checks() -> Dict[str, AsyncCheck]:
-    """A copy of the process-wide registry of :func:`register_check`."""
-    return dict(_registry)
-
-
-def async_rule_names(spec: Any) -> List[str]:
-    """The names a spec's ``async`` rules use (anything malformed is left for the library)."""
-    from collections.abc import Mapping
-
-    names: List[str] = []
-    fields = spec.get("fields") if isinstance(spec, Mapping) else None
-    for field in fields if isinstance(fields, list) else []:
-        rules = field.get("rules") if isinstance(field, Mapping) else None
-        for rule in rules if isinstance(rules, list) else []:
-            if isinstance(rule, Mapping) and rule.get("rule") == "async" and isinstance(rule.get("name"), str):
-                names.append(rule["name"])
-    return names
-
-
-# ---- running checks on an event loop ----
-
-
-def _result_verdict(result: Any) -> Tuple[Verdict, Optional[str]]:
+def result_verdict(result: Any) -> Tuple[Verdict, Optional[str]]:
     """A check's return value as a verdict and its message."""
     if result is None or result is True:
         return Verdict.VALID, None
@@ -258,30 +210,21 @@ def _result_verdict(result: Any) -> Tuple[Verdict, Optional[str]]:
     )
 
 
-async def run_check(form: "Form", request: Request, check: AsyncCheck) -> Optional[Resolution]:
-    """Runs one check and applies its answer to the form (the body of each check task): the
-    library drops it as stale if the value changed meanwhile. Answers the resolution, or None when
-    the form was closed first."""
+async def run_check(request: Request, check: AsyncCheck, answer: Answer) -> Optional[Resolution]:
+    """Runs one check and hands its verdict to ``answer`` (the body of each check task): the
+    library drops it as stale if the value changed meanwhile."""
     try:
         result = check(request.value)
         if inspect.isawaitable(result):
             result = await result
-        verdict, message = _result_verdict(result)
+        verdict, message = result_verdict(result)
     except CheckError as error:
         verdict, message = Verdict.ERROR, error.message
     except Exception:  # noqa: BLE001 - the check could not answer: an error verdict
         logger.warning("formwell: the async check %r raised on request %d of field %r", request.rule,
                        request.id, request.field, exc_info=True)
         verdict, message = Verdict.ERROR, None
-    if form.closed:
-        return None
-    try:
-        return form.resolve(request.id, verdict, message)
-    except InvalidHandleError:  # closed meanwhile
-        return None
-    except RequestClosedError:  # the host resolved it by hand meanwhile: its answer stands
-        logger.info("formwell: request %d was resolved before its check answered", request.id)
-        return None
+    return answer(request, verdict, message)
 
 
 class Driver:
@@ -303,8 +246,9 @@ class Driver:
             except RuntimeError:  # the loop is closed
                 pass
 
-    def start(self, form: "Form", request: Request, check: AsyncCheck, loop: asyncio.AbstractEventLoop) -> None:
-        task = loop.create_task(run_check(form, request, check), name=f"formwell check {request.id} ({request.rule})")
+    def start(self, request: Request, check: AsyncCheck, answer: Answer, loop: asyncio.AbstractEventLoop) -> None:
+        """Runs ``check`` on ``request`` as a task of ``loop``, its verdict handed to ``answer``."""
+        task = loop.create_task(run_check(request, check, answer), name=f"formwell check {request.id} ({request.rule})")
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
@@ -325,55 +269,14 @@ def _set_done(future: "asyncio.Future[None]") -> None:
         future.set_result(None)
 
 
-async def settle(form: "Form", watch: Optional[Set[str]] = None) -> None:
-    """The host loop (see :meth:`Form.settle`). ``watch`` (validate_async): stop as soon as none
-    of these fields is pending, without waiting for other fields or for superseded checks."""
-    import asyncio
-
-    loop = asyncio.get_running_loop()
-    driver = form._driver
-    while True:
-        if form.closed:  # close() cancelled the checks: nothing left to wait for
-            return
-        waiter = loop.create_future()
-        entry = (loop, waiter)
-        driver.waiters.append(entry)  # before looking: a wake from now on is not missed
-        try:
-            now = form._now()
-            for request in form.due_requests(now):
-                check = form._check_for(request.rule)
-                if check is None:  # unregistered since settle began, or added behind the binding's back
-                    logger.error("formwell: no check for the async rule %r: request %d answered as an error",
-                                 request.rule, request.id)
-                    form.resolve(request.id, Verdict.ERROR)
-                    continue
-                driver.start(form, request, check, loop)
-            running = driver.running(loop)
-            pending = form._pending_count()
-            due = form.next_due
-            if watch is None:
-                if not pending and not running:
-                    return
-            elif not pending or not watch.intersection(form.pending_fields):
-                return
-            timeout = None if due is None else max(0.0, (due - form._now_exact()) / 1000) + 0.001
-            await asyncio.wait([waiter, *running], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-        except InvalidHandleError:
-            if form.closed:  # closed by another task or thread while this one looked
-                return
-            raise
-        finally:
-            try:
-                driver.waiters.remove(entry)
-            except ValueError:  # pragma: no cover
-                pass
-            waiter.cancel()
+# ---- the form's host loop, called as functions ----
 
 
-async def validate_async(form: "Form", group: Optional[str]) -> bool:
-    """See :meth:`Form.validate_async`."""
-    result = form.submit(group)
-    while result.outcome is Outcome.PENDING:
-        await settle(form, set(result.pending_fields))
-        result = form.submit(group)
-    return result.outcome is Outcome.VALID
+async def settle(form: Any) -> None:
+    """``await form.settle()`` (see :meth:`formwell.Form.settle`)."""
+    await form.settle()
+
+
+async def validate_async(form: Any, group: Optional[str] = None) -> bool:
+    """``await form.validate_async(group)`` (see :meth:`formwell.Form.validate_async`)."""
+    return bool(await form.validate_async(group))

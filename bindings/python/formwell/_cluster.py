@@ -9,8 +9,9 @@ import os
 import threading
 from typing import Any, Dict, Mapping, Optional, Tuple
 
-from .form import Form, _spec_text
+from .form import Form
 from .rules import Validator
+from .states import spec_text
 
 #: (spec JSON, validator names) -> the form this process built for it.
 _forms: Dict[Tuple[str, Tuple[str, ...]], Form] = {}
@@ -36,7 +37,7 @@ def spec_json(spec_or_form: Any, validators: Optional[Mapping[str, Validator]] =
     what a user exports, but a worker needs them to judge a record as the client's form does."""
     if isinstance(spec_or_form, Form):
         return _with_secret_initials(spec_or_form)
-    text = _spec_text(spec_or_form)
+    text = spec_text(spec_or_form)
     with Form.from_spec(text, validators) as form:
         return _with_secret_initials(form)
 

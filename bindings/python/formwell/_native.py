@@ -42,6 +42,8 @@ from ctypes import (
 )
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
+from .errors import error_for_status
+
 #: The ABI number this binding was written for (``FW_ABI_VERSION`` of the header).
 ABI_VERSION = 1
 
@@ -232,6 +234,13 @@ class fw_rule(Structure):
     ]
 
 
+def _struct_members(structure: Any, first: str, last: str, skip: Tuple[str, ...] = ()) -> Tuple[str, ...]:
+    """The names of ``structure``'s members ``first`` ... ``last``, without those named in ``skip``:
+    what :func:`_struct_format` reads, in its order."""
+    names = [name for name, _ in structure._fields_]
+    return tuple(name for name in names[names.index(first) : names.index(last) + 1] if name not in skip)
+
+
 def _struct_format(structure: Any, first: str, last: str, skip: Tuple[str, ...] = ()) -> str:
     """A :mod:`struct` format reading ``structure``'s members ``first`` ... ``last`` (skipping the
     members before ``first``, the members named in ``skip`` and the padding ctypes computed), so one
@@ -252,19 +261,18 @@ def _struct_format(structure: Any, first: str, last: str, skip: Tuple[str, ...] 
     return fmt
 
 
-#: Reads the members of a :class:`fw_snapshot` that the binding uses, in one call:
-#: ``SNAPSHOT.unpack_from(buffer, offset)`` gives (index, phase, validity, display, failing_rule,
-#: touched, limit_exceeded, message_length, display_message_length, text_size, visited, dirty,
-#: modified_since_submit, external_error, label_raised, emphasized, mode, tint, revision,
-#: error_count, secret, code_length, params_length, display_code_length, display_params_length,
-#: error_codes_size). The pointers and the other texts' lengths are skipped (fewer Python ints to
-#: make): the texts follow each other in the caller's buffer, each NUL-terminated, in the order
-#: fw_snapshot documents, and contain no NUL, so the binding splits them at their NULs; the two
-#: message lengths let an empty message (most reads) be answered without decoding anything.
-SNAPSHOT = struct.Struct(_struct_format(fw_snapshot, "index", "error_codes_size",
-                                        skip=("message", "display_message", "value", "value_length", "label_length",
-                                              "initial_length", "hint_length", "errors_size", "label",
-                                              "initial", "hint", "errors", "normalized_length", "normalized")))
+#: The members of a :class:`fw_snapshot` that :data:`SNAPSHOT` reads. The pointers and the other
+#: texts' lengths are skipped (fewer Python ints to make): the texts follow each other in the
+#: caller's buffer, each NUL-terminated, in the order fw_snapshot documents, and contain no NUL, so
+#: the binding splits them at their NULs; the two message lengths let an empty message (most
+#: reads) be answered without decoding anything.
+_SNAPSHOT_SKIPPED = ("message", "display_message", "value", "value_length", "label_length", "initial_length",
+                     "hint_length", "errors_size", "label", "initial", "hint", "errors", "normalized_length",
+                     "normalized")
+SNAPSHOT_MEMBERS = _struct_members(fw_snapshot, "index", "error_codes_size", _SNAPSHOT_SKIPPED)
+#: Reads the members :data:`SNAPSHOT_MEMBERS` names, in that order, in one call:
+#: ``SNAPSHOT.unpack_from(buffer, offset)`` gives a plain tuple of them.
+SNAPSHOT = struct.Struct(_struct_format(fw_snapshot, "index", "error_codes_size", _SNAPSHOT_SKIPPED))
 
 class fw_column(Structure):
     """``struct fw_column``: one field's values for every record of a batch, in the Apache Arrow
@@ -655,8 +663,6 @@ def read_string(call: Any, check: bool = True) -> str:
 def raise_for_status(status: int) -> None:
     """Raises the exception mapped from ``status`` (with the thread's detail and offset), or the
     exception a Python custom validator raised during the call. Does nothing for FW_OK."""
-    from .errors import error_for_status  # late import: errors imports nothing from here at load
-
     pending = take_pending()
     if status == FW_OK and pending is None:
         return

@@ -9,6 +9,8 @@ import json
 from typing import Any, Dict, Optional, Tuple
 
 from . import _native
+from ._rule_kinds import CATALOG
+from .errors import InvalidArgumentError
 
 _INT32_MAX = 2**31 - 1
 
@@ -25,7 +27,7 @@ class Rule:
         raise NotImplementedError
 
 
-def _encode(text: str, what: str) -> bytes:
+def encode(text: str, what: str) -> bytes:
     """UTF-8 bytes of a string argument; refuses non-strings, NULs and lone surrogates."""
     if not isinstance(text, str):
         raise TypeError(f"{what} must be a str, not {type(text).__name__}")
@@ -34,31 +36,29 @@ def _encode(text: str, what: str) -> bytes:
     return text.encode("utf-8")  # UnicodeEncodeError (a ValueError) for lone surrogates
 
 
-def _encode_optional(text: Optional[str], what: str) -> Optional[bytes]:
-    return None if text is None else _encode(text, what)
+def encode_optional(text: Optional[str], what: str) -> Optional[bytes]:
+    return None if text is None else encode(text, what)
 
 
-def _rule_struct(kind: int, message: Optional[str], hint: Optional[str], text: Optional[bytes] = None,
+def rule_struct(kind: int, message: Optional[str], hint: Optional[str], text: Optional[bytes] = None,
                  length: int = 0) -> "_native.fw_rule":
     rule = _native.fw_rule()
     rule.size = _STRUCT_SIZE
     rule.kind = kind
     rule.length = length
     rule.text = text
-    rule.message = _encode_optional(message, "message")
-    rule.hint = _encode_optional(hint, "hint")
+    rule.message = encode_optional(message, "message")
+    rule.hint = encode_optional(hint, "hint")
     return rule
 
 
 _STRUCT_SIZE = ctypes.sizeof(_native.fw_rule)
 
 
-def _check_length(value: Any, what: str) -> int:
+def check_length(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{what} must be an int, not {type(value).__name__}")
     if not 0 <= value <= _INT32_MAX:
-        from .errors import InvalidArgumentError
-
         raise InvalidArgumentError(f"{what} {value} is out of range (0 ... {_INT32_MAX})", 7)
     return value
 
@@ -103,8 +103,8 @@ class TableRule(Rule):
         object.__setattr__(self, "_values", tuple(checked))
         object.__setattr__(self, "message", message)
         object.__setattr__(self, "hint", hint)
-        _encode_optional(message, "message")
-        _encode_optional(hint, "hint")
+        encode_optional(message, "message")
+        encode_optional(hint, "hint")
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
@@ -139,7 +139,7 @@ class TableRule(Rule):
     def _struct(self) -> "_native.fw_rule":
         text = json.dumps(self.to_spec(), ensure_ascii=False, separators=(",", ":"))
         # message and hint travel inside the JSON; the struct's members stay NULL.
-        return _rule_struct(_native.FW_RULE_JSON, None, None, text=_encode(text, "rule"))
+        return rule_struct(_native.FW_RULE_JSON, None, None, text=encode(text, "rule"))
 
 
 def _hashable(value: Any) -> Any:
@@ -147,8 +147,6 @@ def _hashable(value: Any) -> Any:
 
 
 def _kind(name: str) -> Dict[str, Dict[str, Any]]:
-    from ._rule_kinds import CATALOG
-
     for kind in CATALOG["kinds"]:
         if kind["name"] == name:
             return {p["name"]: p for p in kind["parameters"]}
@@ -159,9 +157,9 @@ def _check(parameter: Dict[str, Any], value: Any, what: str) -> Any:
     """A Python value of a parameter, checked for its type (the library checks the rest)."""
     kind = parameter["type"]
     if kind == "integer":
-        return _check_length(value, what)
+        return check_length(value, what)
     if kind in ("string", "field_id", "choice", "pattern"):
-        _encode(value, what)
+        encode(value, what)
         if kind == "choice" and value not in parameter["choices"]:
             raise ValueError(f"{what} must be one of {', '.join(parameter['choices'])}, not {value!r}")
         return value
@@ -170,7 +168,7 @@ def _check(parameter: Dict[str, Any], value: Any, what: str) -> Any:
             raise TypeError(f"{what} must be a list of str, not {type(value).__name__}")
         items = tuple(value)
         for item in items:
-            _encode(item, what)
+            encode(item, what)
         return items
     if kind == "decimal":
         return _decimal_json(value, what)

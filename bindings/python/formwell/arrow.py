@@ -44,14 +44,12 @@ import ctypes
 import re
 from array import array
 from ctypes import POINTER, addressof, byref, c_char_p, c_int32, c_size_t, c_uint8, c_void_p, py_object, sizeof
-from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 from . import _native
 from ._native import FW_CELL_OWN_MESSAGE, ArrowArray, ArrowArrayStream, ArrowSchema, check, lib, read_string
-from .batch import CheckResult
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .form import Form
+from .batch import CheckResult, FormView
+from .errors import FormwellError, InvalidArgumentError
 
 __all__ = ["check_table", "TableCheckResult"]
 
@@ -169,10 +167,10 @@ def _stream_error(stream: ArrowArrayStream, status: int, what: str) -> Exception
 class _Accumulator:
     """The verdicts of the batches checked so far, concatenated."""
 
-    def __init__(self, form: "Form", threads: int) -> None:
-        self.form = form
-        self.handle = form._h
-        self.ids = form.field_ids
+    def __init__(self, view: FormView, threads: int) -> None:
+        self.view = view
+        self.handle = view.handle()
+        self.ids = view.field_ids
         self.fields = len(self.ids)
         self.threads = threads
         self.count = 0
@@ -199,7 +197,7 @@ class _Accumulator:
             for found in _NONZERO.finditer(flag_bytes):
                 record, field = divmod(found.start(), fields)
                 if not flag_bytes[found.start()] & FW_CELL_OWN_MESSAGE:
-                    limit = self.form._limit_message()  # limits: a fixed text, not re-judged
+                    limit = self.view.texts.limit_message(handle)  # limits: a fixed text, not re-judged
                     if limit is not None:
                         self.messages[base + record, field] = limit
                         continue
@@ -213,7 +211,7 @@ class _Accumulator:
         self.invalid += invalid.value
 
     def result(self) -> "TableCheckResult":
-        return TableCheckResult(self.form, self.ids, self.count, self.valid, self.failing, bytes(self.flags),
+        return TableCheckResult(self.view, self.ids, self.count, self.valid, self.failing, bytes(self.flags),
                                 self.invalid, self.messages)
 
 
@@ -395,7 +393,7 @@ def _check_pyarrow(accumulator: _Accumulator, batch: Any, cast: List[str], reali
     schema, owned = _move(schema_capsule, b"arrow_schema", ArrowSchema), _move(array_capsule, b"arrow_array", ArrowArray)
     try:
         accumulator.check(schema.struct, owned.struct)
-    except _errors().InvalidArgumentError as error:
+    except InvalidArgumentError as error:
         others = [name for name in batch.schema.names if name not in cast and name not in realign]
         if "align" not in str(error) or not others:
             raise
@@ -407,7 +405,7 @@ def _check_pyarrow(accumulator: _Accumulator, batch: Any, cast: List[str], reali
         schema.release()
 
 
-def check_table(form: "Form", table: Any, *, threads: int = 0) -> "TableCheckResult":
+def check_table(form: Any, table: Any, *, threads: int = 0) -> "TableCheckResult":
     """Checks every row of an Arrow table as a submit of a fresh form holding that row's values
     (exactly what :meth:`formwell.Form.check_many` does with a record), reading the columns in
     place (``fw_form_check_arrow``, one call per record batch, on ``threads`` threads: 0 uses
@@ -426,13 +424,18 @@ def check_table(form: "Form", table: Any, *, threads: int = 0) -> "TableCheckRes
     ``invalid_count``, ``errors(i)``, ``invalid()``, ``summary()``, ``to_arrow()``) over the rows
     in order, across all batches.
     """
+    return form.check_table(table, threads=threads)  # type: ignore[no-any-return]
+
+
+def check_view(view: FormView, table: Any, threads: int = 0) -> "TableCheckResult":
+    """:func:`check_table` of the form ``view`` stands for (:meth:`formwell.Form.check_table`)."""
     if isinstance(threads, bool) or not isinstance(threads, int):
         raise TypeError(f"threads must be an int, not {type(threads).__name__}")
     if threads < 0:
         raise ValueError(f"threads is {threads}; use 0 for every processor")
     if not hasattr(lib, "fw_form_check_arrow"):
         raise NotImplementedError(f"{_native.library_path} has no fw_form_check_arrow (an older libformwell)")
-    accumulator = _Accumulator(form, threads)
+    accumulator = _Accumulator(view, threads)
     source = _Source(_exportable(table, accumulator.ids))
     pending: Optional[_Owned] = None
     try:
@@ -449,7 +452,7 @@ def check_table(form: "Form", table: Any, *, threads: int = 0) -> "TableCheckRes
                 break
             try:
                 accumulator.check(source.schema.struct, pending.struct)
-            except _errors().InvalidArgumentError as error:
+            except InvalidArgumentError as error:
                 # Refused: retry this batch and the rest through pyarrow, either with copies of the
                 # field columns (buffers not aligned as the library needs: e.g. pandas strings
                 # unpickled on a Dask worker) or with string-like columns cast to large_string.
@@ -465,7 +468,7 @@ def check_table(form: "Form", table: Any, *, threads: int = 0) -> "TableCheckRes
                     first = next(batches, None)
                     if first is not None:
                         _check_pyarrow(accumulator, first, cast, realign)
-                except _errors().FormwellError:
+                except FormwellError:
                     raise  # (the retry's own error: it says what is wrong with the data)
                 except Exception:
                     raise error from None
@@ -484,12 +487,6 @@ def check_table(form: "Form", table: Any, *, threads: int = 0) -> "TableCheckRes
         source.close()
 
 
-def _errors() -> Any:
-    from . import errors
-
-    return errors
-
-
 class TableCheckResult(CheckResult):
     """The verdicts of :func:`check_table`: a :class:`formwell.CheckResult` (``len``, ``valid``,
     ``invalid_count``, ``valid_count``, ``is_valid(i)``, ``errors(i)``, ``failing_rule(i, id)``,
@@ -499,9 +496,9 @@ class TableCheckResult(CheckResult):
 
     __slots__ = ("_messages",)
 
-    def __init__(self, form: "Form", ids: List[str], count: int, valid: bytearray, failing: array, flags: bytes,
+    def __init__(self, view: FormView, ids: List[str], count: int, valid: bytearray, failing: array, flags: bytes,
                  invalid_count: int, messages: Dict[Tuple[int, int], str]) -> None:
-        super().__init__(form, ids, [], count, valid, failing, flags, invalid_count)
+        super().__init__(view, ids, [], count, valid, failing, flags, invalid_count)
         self._messages = messages
 
     def __repr__(self) -> str:
@@ -512,27 +509,35 @@ class TableCheckResult(CheckResult):
 
 
 def result_table(result: CheckResult, dictionary: bool = True) -> Any:
-    """:meth:`CheckResult.to_arrow`: ``valid`` (bool), then one column per field, the message of
-    that field (null where it passes): dictionary-encoded strings, or plain strings with
-    ``dictionary=False`` (what Spark's mapInArrow and Dask's meta want), built with Arrow compute kernels."""
+    """``result.to_arrow(dictionary)`` (see :meth:`CheckResult.to_arrow`)."""
+    return result.to_arrow(dictionary)
+
+
+def verdict_table(count: int, ids: List[str], valid_bytes: bytes, failing: array, flags: bytes, any_flags: bool,
+                  rule_message: Callable[[int, int], str], cell_message: Callable[[int, int], str],
+                  dictionary: bool = True) -> Any:
+    """:meth:`CheckResult.to_arrow` of a result's verdicts (``count`` records of the fields ``ids``:
+    one byte per record in ``valid_bytes``; per cell, record by record, its failing rule in
+    ``failing`` (-1: passes) and its flags in ``flags``, any of them set when ``any_flags``):
+    ``valid`` (bool), then one column per field, the message of that field (null where it
+    passes): dictionary-encoded strings, or plain strings with ``dictionary=False`` (what Spark's
+    mapInArrow and Dask's meta want), built with Arrow compute kernels. ``rule_message(field,
+    rule)`` words a rule's failure, ``cell_message(record, field)`` a flagged cell's."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    count, ids = len(result), result._ids
     fields = len(ids)
-    form = result._form
-    valid = pa.Array.from_buffers(pa.uint8(), count, [None, pa.py_buffer(bytes(result._valid))])
+    valid = pa.Array.from_buffers(pa.uint8(), count, [None, pa.py_buffer(valid_bytes)])
     columns = [pc.not_equal(valid, 0)]
     try:  # numpy (pandas' and usually pyarrow's companion) reads a field's column as a strided view
         import numpy as np
     except ImportError:
         np = None
     if np is not None:
-        matrix = np.frombuffer(result._failing, dtype=np.int32, count=count * fields).reshape(count, fields)
+        matrix = np.frombuffer(failing, dtype=np.int32, count=count * fields).reshape(count, fields)
     else:
-        flat = pa.Array.from_buffers(pa.int32(), count * fields, [None, pa.py_buffer(result._failing.tobytes())])
+        flat = pa.Array.from_buffers(pa.int32(), count * fields, [None, pa.py_buffer(failing.tobytes())])
         grouped = pa.FixedSizeListArray.from_arrays(flat, fields) if fields > 1 else None
-    flags = result._flags
     for field in range(fields):
         if np is not None:
             column = np.ascontiguousarray(matrix[:, field])
@@ -544,19 +549,18 @@ def result_table(result: CheckResult, dictionary: bool = True) -> Any:
             indices = pc.if_else(pc.less(rules, 0), pa.scalar(None, pa.int32()), rules)
         texts = [""] * (max(present) + 1 if present else 0)
         for rule in present:
-            text = form._rule_messages.get((field, rule))
-            texts[rule] = text if text is not None else form._rule_message(field, rule)
-        if result._any_flags:  # cells with their own message: one dictionary entry each
+            texts[rule] = rule_message(field, rule)
+        if any_flags:  # cells with their own message: one dictionary entry each
             column_flags = flags[field::fields]
             positions = [found.start() for found in _NONZERO.finditer(column_flags)
-                         if result._failing[found.start() * fields + field] >= 0]
+                         if failing[found.start() * fields + field] >= 0]
             if positions:
                 mask = bytearray(count)
                 replacements = []
                 for position in positions:
                     mask[position] = 1
                     replacements.append(len(texts))
-                    texts.append(result._cell_message(position, field))
+                    texts.append(cell_message(position, field))
                 mask_array = pc.not_equal(pa.Array.from_buffers(pa.uint8(), count, [None, pa.py_buffer(bytes(mask))]), 0)
                 indices = pc.replace_with_mask(indices, mask_array, pa.array(replacements, pa.int32()))
         # Dictionary-encoded: a field has a handful of distinct messages, so its column is the

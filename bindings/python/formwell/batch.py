@@ -16,18 +16,18 @@ from collections.abc import Mapping
 from ctypes import byref, c_int32, c_size_t, c_uint8, sizeof
 from itertools import accumulate, repeat
 from struct import pack as _pack
-from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import _native
 from ._native import FW_CELL_LIMIT_EXCEEDED, FW_CELL_OWN_MESSAGE, check, lib, read_string
+from ._rule_texts import RuleTexts
+from .errors import UnknownFieldError
+from .states import parse_params
 
 #: The failure code of a cell whose pattern was cut short by its match limits or work bound
 #: (fw_form_rule_code's documentation: a cell flagged FW_CELL_LIMIT_EXCEEDED has this code, and
-#: no parameters). Its message is the form's catalogue's for this code (Form._limit_message).
+#: no parameters). Its message is the form's catalogue's for this code (RuleTexts.limit_message).
 PATTERN_LIMIT = "pattern_limit"
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .form import Form
 
 __all__ = ["CheckResult", "Summary"]
 
@@ -107,14 +107,43 @@ def _record_values(records: List[Any], field_id: str, initial: str) -> List[Any]
     return values
 
 
-def check_many(form: "Form", data: Records, threads: int = 0) -> "CheckResult":
-    """See :meth:`formwell.Form.check_many`."""
+class FormView:
+    """What a check of many records needs of a form, and what its result reads afterwards:
+
+    - ``handle()``: the form's library handle (:class:`formwell.InvalidHandleError` once the form
+      is closed);
+    - ``field_ids``: its field ids in registration order, when the check began;
+    - ``index(field_id)``: a field's index (:class:`formwell.UnknownFieldError` for an unknown id);
+    - ``initials``: field id -> the initial value a record that lacks the key stands for;
+    - ``texts``: its rules' texts (:class:`formwell._rule_texts.RuleTexts`).
+
+    :meth:`formwell.Form.check_many` and :meth:`formwell.Form.check_table` make one per check; the
+    result keeps it (and through its callables, the form).
+    """
+
+    __slots__ = ("handle", "field_ids", "index", "initials", "texts")
+
+    def __init__(self, handle: Callable[[], Any], field_ids: List[str], index: Callable[[str], int],
+                 initials: Mapping[str, str], texts: RuleTexts) -> None:
+        self.handle = handle
+        self.field_ids = field_ids
+        self.index = index
+        self.initials = initials
+        self.texts = texts
+
+
+def check_many(form: Any, data: Records, threads: int = 0) -> "CheckResult":
+    """See :meth:`formwell.Form.check_many`; ``form`` is a :class:`FormView` (or a Form, which
+    hands its view back here)."""
+    if not isinstance(form, FormView):
+        return form.check_many(data, threads=threads)  # type: ignore[no-any-return]
     if isinstance(threads, bool) or not isinstance(threads, int):
         raise TypeError(f"threads must be an int, not {_describe(threads)}")
     if threads < 0:
         raise ValueError(f"threads is {threads}; use 0 for every processor")
-    handle = form._h
-    ids = form.field_ids
+    view = form
+    handle = view.handle()
+    ids = view.field_ids
     field_count = len(ids)
     built: List[Tuple[Optional[bytes], bytes, array]] = []  # (field id or None = by position, data, offsets)
     records: Optional[List[Any]] = None
@@ -122,7 +151,7 @@ def check_many(form: "Form", data: Records, threads: int = 0) -> "CheckResult":
         count: Optional[int] = None
         first = None
         for key, values in data.items():
-            form._index(key)  # an unknown column raises UnknownFieldError (a KeyError), as form[key]
+            view.index(key)  # an unknown column raises UnknownFieldError (a KeyError), as form[key]
             if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
                 raise TypeError(f"column {key!r} is {_describe(values)}, not a sequence of str")
             values = values if isinstance(values, list) else list(values)
@@ -146,20 +175,20 @@ def check_many(form: "Form", data: Records, threads: int = 0) -> "CheckResult":
     outputs = (valid, failing, flags, field_count, threads)
     if built or records is None or count < 2 * _CHUNK:
         if not built and records is not None:
-            built = _record_columns(form, ids, records)
+            built = _record_columns(view, ids, records)
         chunks = [_Chunk(0, count, built)]
         invalid = chunks[0].check(handle, outputs)
     else:
-        chunks, invalid = _pipelined(form, handle, ids, records, outputs)
-    return CheckResult(form, ids, chunks, count, valid, failing, bytes(flags), invalid)
+        chunks, invalid = _pipelined(view, handle, ids, records, outputs)
+    return CheckResult(view, ids, chunks, count, valid, failing, bytes(flags), invalid)
 
 
 #: Records per library call when many records are given as dicts (at least; see _pipelined).
 _CHUNK = 16384
 
 
-def _record_columns(form: "Form", ids: List[str], records: List[Any]) -> List[Tuple[Optional[bytes], bytes, array]]:
-    initials = form._initial_values()
+def _record_columns(view: FormView, ids: List[str], records: List[Any]) -> List[Tuple[Optional[bytes], bytes, array]]:
+    initials = view.initials
     return [(None, *_column(_record_values(records, key, initials.get(key, "")), f", key {key!r}"))
             for key in ids]
 
@@ -198,7 +227,7 @@ class _Chunk:
         return invalid.value
 
 
-def _pipelined(form: "Form", handle: Any, ids: List[str], records: List[Any],
+def _pipelined(view: FormView, handle: Any, ids: List[str], records: List[Any],
                outputs: Tuple[bytearray, array, bytearray, int, int]) -> Tuple[List[_Chunk], int]:
     """Many records in a few chunks: while the library checks one (ctypes releases the GIL for the
     call, and the library runs on its own threads), this thread builds the next one's columns."""
@@ -219,7 +248,7 @@ def _pipelined(form: "Form", handle: Any, ids: List[str], records: List[Any],
     worker: Optional[threading.Thread] = None
     try:
         for start in range(0, count, size):
-            chunk = _Chunk(start, min(size, count - start), _record_columns(form, ids, records[start : start + size]))
+            chunk = _Chunk(start, min(size, count - start), _record_columns(view, ids, records[start : start + size]))
             chunks.append(chunk)
             if worker is not None:
                 worker.join()
@@ -258,12 +287,12 @@ class CheckResult:
     (``fw_form_batch_message``), so ``errors`` needs the form open.
     """
 
-    __slots__ = ("_form", "_ids", "_positions", "_chunks", "_starts", "_count", "_valid",
+    __slots__ = ("_view", "_ids", "_positions", "_chunks", "_starts", "_count", "_valid",
                  "_failing", "_flags", "_invalid_count", "_valid_list", "_failing_bytes", "_any_flags", "_templates")
 
-    def __init__(self, form: "Form", ids: List[str], chunks: List[_Chunk], count: int,
+    def __init__(self, view: FormView, ids: List[str], chunks: List[_Chunk], count: int,
                  valid: bytearray, failing: array, flags: bytes, invalid_count: int) -> None:
-        self._form = form
+        self._view = view
         self._ids = ids
         self._positions: Optional[Dict[str, int]] = None
         self._chunks = chunks  # the columns each library call was given (and the buffers behind them)
@@ -350,8 +379,8 @@ class CheckResult:
         return self._judge(index, start, self._failing[start : start + fields])
 
     def _judge(self, index: int, start: int, rules: Any) -> Dict[str, str]:
-        ids, flags, form = self._ids, self._flags, self._form
-        messages = form._rule_messages
+        ids, flags, texts = self._ids, self._flags, self._view.texts
+        messages = texts.messages
         errors = {}
         for field, rule in enumerate(rules):
             if rule < 0:
@@ -361,17 +390,17 @@ class CheckResult:
                 errors[ids[field]] = self._cell_message(index, field)
                 continue
             if flag & FW_CELL_LIMIT_EXCEEDED:  # the catalogue's fixed text: never judged again (the
-                limit = form._limit_message()  # message is the same on every run)
+                limit = texts.limit_message(self._view.handle())  # message is the same on every run)
                 errors[ids[field]] = limit if limit is not None else self._cell_message(index, field)
                 continue
             try:
                 errors[ids[field]] = messages[field, rule]
             except KeyError:
-                errors[ids[field]] = form._rule_message(field, rule)
+                errors[ids[field]] = texts.message(self._view.handle(), field, rule)
         return errors
 
     def _cell_message(self, index: int, field: int) -> str:
-        handle = self._form._h
+        handle = self._view.handle()
         chunk = self._chunks[bisect_right(self._starts, index) - 1]
         columns, column_count, count, record = chunk.columns, chunk.column_count, chunk.count, index - chunk.start
         return read_string(lambda buf, size, length: lib.fw_form_batch_message(
@@ -388,8 +417,6 @@ class CheckResult:
         try:
             field = positions[field_id]
         except (KeyError, TypeError):
-            from .errors import UnknownFieldError
-
             raise UnknownFieldError(f"no field {field_id!r} in the checked form", _native.FW_ERR_UNKNOWN_FIELD) from None
         rule = self._failing[index * len(self._ids) + field]
         return None if rule < 0 else rule
@@ -400,9 +427,9 @@ class CheckResult:
         index = self._record(index)
         if self._valid[index]:
             return {}
-        fields, form = len(self._ids), self._form
+        fields, texts = len(self._ids), self._view.texts
         start = index * fields
-        failures, flags = form._rule_failures, self._flags
+        failures, flags = texts.failures, self._flags
         codes = {}
         for field, rule in enumerate(self._failing[start : start + fields]):
             if rule < 0:
@@ -411,7 +438,7 @@ class CheckResult:
                 codes[self._ids[field]] = PATTERN_LIMIT
                 continue
             failure = failures.get((field, rule))
-            codes[self._ids[field]] = (failure if failure is not None else form._rule_failure(field, rule))[0]
+            codes[self._ids[field]] = (failure if failure is not None else texts.failure(self._view.handle(), field, rule))[0]
         return codes
 
     def code(self, index: int, field_id: str) -> Optional[str]:
@@ -428,9 +455,7 @@ class CheckResult:
         failure = self._failure(index, field_id)
         if failure is None:
             return None
-        from .form import _parse_params
-
-        return _parse_params(failure[1])
+        return parse_params(failure[1])
 
     def _failure(self, index: int, field_id: str) -> Optional[Tuple[str, str]]:
         rule = self.failing_rule(index, field_id)
@@ -439,7 +464,7 @@ class CheckResult:
         field = self._positions[field_id]  # type: ignore[index]
         if self._flags[self._record(index) * len(self._ids) + field] & FW_CELL_LIMIT_EXCEEDED:
             return PATTERN_LIMIT, "{}"
-        return self._form._rule_failure(field, rule)
+        return self._view.texts.failure(self._view.handle(), field, rule)
 
     def own_message(self, index: int, field_id: str) -> bool:
         """Whether the message of ``field_id`` in record ``index`` is a custom validator's own words
@@ -491,15 +516,13 @@ class CheckResult:
                 if rule >= 0:
                     rule_counts[field][rule] -= 1
                     text_counts[field][self._cell_message(record, field)] += 1
-        form = self._form
         invalid_by_field: Dict[str, int] = {}
         messages: Dict[str, List[Tuple[str, int]]] = {}
         for field, field_id in enumerate(self._ids):
             texts = text_counts[field]
             for rule, count in rule_counts[field].items():
                 if rule >= 0 and count > 0:
-                    text = form._rule_messages.get((field, rule))
-                    texts[text if text is not None else form._rule_message(field, rule)] += count
+                    texts[self._rule_message(field, rule)] += count
             invalid_by_field[field_id] = sum(texts.values())
             messages[field_id] = sorted(texts.items(), key=lambda item: (-item[1], item[0]))
         return Summary(self._count, self._count - self._invalid_count, self._invalid_count, invalid_by_field, messages)
@@ -510,9 +533,16 @@ class CheckResult:
         field, null where the field passes: dictionary-encoded strings (``dictionary<int32,
         string>``: each distinct message stored once; pandas reads it as a Categorical,
         ``dictionary=False`` gives plain ``string`` columns)."""
-        from .arrow import result_table
+        from .arrow import verdict_table
 
-        return result_table(self, dictionary)
+        return verdict_table(self._count, self._ids, bytes(self._valid), self._failing, self._flags,
+                             self._any_flags, self._rule_message, self._cell_message, dictionary)
+
+    def _rule_message(self, field: int, rule: int) -> str:
+        """The fixed message of rule ``rule`` of the field at ``field``, from the form's cache."""
+        texts = self._view.texts
+        text = texts.messages.get((field, rule))
+        return text if text is not None else texts.message(self._view.handle(), field, rule)
 
     def invalid_indices(self) -> List[int]:
         """The indices of the invalid records, in order."""

@@ -1,106 +1,61 @@
-"""The :class:`Form` class and the per-field state it reports."""
+"""The :class:`Form` class.
+
+The names that :mod:`formwell.form` has always offered stay importable from here: the field state
+and its enums (:mod:`formwell.states`), the registries (:func:`register_validator`,
+:func:`register_check`) and the async types (:class:`Request`, :class:`Verdict`, ...).
+"""
 
 from __future__ import annotations
 
-import enum
-import os
 import sys
 import time
 from ctypes import addressof, byref, c_bool, c_char_p, c_int32, c_size_t, c_uint32, c_uint64, create_string_buffer, sizeof
-from dataclasses import dataclass, field as _member
-from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Mapping, Optional, Set, Tuple, Union
 
-from . import _async, _native, batch
-from ._async import (
-    CheckError,
-    Outcome,
-    Request,
-    Resolution,
-    SubmitResult,
-    Verdict,
+from . import _async, _callbacks, _native, _registry, batch
+from ._async import CheckError, Outcome, Request, Resolution, SubmitResult, Verdict
+from ._native import FW_ERR_UNKNOWN_FIELD, FW_OK, check, lib, read_string
+from ._registry import (  # noqa: F401  (re-exported)
     register_check,
+    register_validator,
     registered_checks,
+    registered_validators,
     unregister_check,
+    unregister_validator,
 )
+from ._rule_base import encode, encode_optional
+from ._rule_texts import RuleTexts
+from .errors import InvalidArgumentError, InvalidHandleError, RequestClosedError
+from .messages import locale_bytes
+from .rules import AsyncCheck, AsyncRule, Rule, RuleSet, Validator
+from .states import (  # noqa: F401  (Display, Phase, Tint, Validity, SpecSource, ERROR_MODES: re-exported)
+    ERROR_MODES,
+    MODES,
+    Display,
+    FieldState,
+    MatchLimits,
+    Mode,
+    Normalizer,
+    Phase,
+    SpecSource,
+    Tint,
+    Validity,
+    error_mode_value,
+    field_state,
+    group_name,
+    mode_value,
+    normalizer_values,
+    spec_text,
+)
+from .states import restore_state as _restore_state  # noqa: F401  (FieldStates pickled as formwell.form._restore_state)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .arrow import TableCheckResult
-from ._native import FW_ERR_UNKNOWN_FIELD, FW_OK, check, lib, read_string
-from .messages import _locale_bytes
-from .errors import InvalidArgumentError, InvalidHandleError
-from .rules import (
-    _DESTROY_FN,
-    _VALIDATE_FN,
-    AsyncCheck,
-    AsyncRule,
-    Rule,
-    RuleSet,
-    Validator,
-    _define_validator,
-    _encode,
-    _encode_optional,
-    _release_context,
-)
-
-#: What :meth:`Form.from_spec` accepts: a spec dict, JSON text, or the path of a JSON file.
-SpecSource = Union[Mapping[str, Any], str, "os.PathLike[str]"]
 
 __all__ = ["Form", "FieldState", "MatchLimits", "Phase", "Validity", "Display", "Mode", "Tint", "Normalizer", "live_forms",
            "register_validator", "unregister_validator", "registered_validators",
            "Request", "Verdict", "Resolution", "Outcome", "SubmitResult", "CheckError",
            "register_check", "unregister_check", "registered_checks"]
-
-#: name -> validator: what a spec's ``{"rule": "custom", "name": ...}`` resolves against when the
-#: spec is loaded without that name in ``validators=`` (see :func:`register_validator`).
-_registry: Dict[str, Validator] = {}
-
-
-def register_validator(name: str, validate: Optional[Validator] = None) -> Any:
-    """Registers ``validate`` in this process under ``name``: every spec loaded afterwards
-    (:meth:`Form.from_spec`, :meth:`Form.load_spec`, unpickling a :class:`Form`) whose ``custom``
-    rules name it gets it, unless the load's own ``validators=`` names it too (that one wins).
-
-    This is how custom rules travel to other processes: a form pickles as its spec (names only), so
-    each worker registers the same names, e.g. in a module it imports, and the names resolve there.
-    Registering a name again replaces the validator for loads that come later (forms already made
-    keep theirs). Usable as a decorator: ``@register_validator("username_free")``.
-    """
-    if not isinstance(name, str) or not name:
-        raise TypeError("a validator name is a non-empty str")
-    if validate is None:
-        def decorate(function: Validator) -> Validator:
-            register_validator(name, function)
-            return function
-
-        return decorate
-    if not callable(validate):
-        raise TypeError(f"a validator must be callable, not {type(validate).__name__}")
-    _registry[name] = validate
-    return validate
-
-
-def unregister_validator(name: str) -> None:
-    """Forgets a name given to :func:`register_validator` (``KeyError`` if it was not)."""
-    del _registry[name]
-
-
-def registered_validators() -> Dict[str, Validator]:
-    """A copy of the process-wide registry of :func:`register_validator`."""
-    return dict(_registry)
-
-
-def _custom_names(spec: Any) -> List[str]:
-    """The validator names a spec's ``custom`` rules use (a spec the library will judge; anything
-    malformed is left for it to report)."""
-    names: List[str] = []
-    fields = spec.get("fields") if isinstance(spec, Mapping) else None
-    for field in fields if isinstance(fields, list) else []:
-        rules = field.get("rules") if isinstance(field, Mapping) else None
-        for rule in rules if isinstance(rules, list) else []:
-            if isinstance(rule, Mapping) and rule.get("rule") == "custom" and isinstance(rule.get("name"), str):
-                names.append(rule["name"])
-    return names
 
 
 def _form_from_spec(spec_json: str) -> "Form":
@@ -108,602 +63,7 @@ def _form_from_spec(spec_json: str) -> "Form":
     return Form.from_spec(spec_json)
 
 
-class Phase(enum.Enum):
-    """Where a field is in its interaction cycle (``fw_phase``)."""
-
-    #: Waiting for interaction, or left empty and optional.
-    IDLE = _native.FW_PHASE_IDLE
-    #: Being edited: the lenient stage applies (required is not checked, empty is not an error).
-    FOCUSED = _native.FW_PHASE_FOCUSED
-    #: Not being edited: the strict stage applies.
-    INACTIVE = _native.FW_PHASE_INACTIVE
-
-
-class Validity(enum.Enum):
-    """How the value fares in the current phase (``fw_validity``); an idle field reads EMPTY.
-
-    PENDING: every synchronous rule passes and an asynchronous check (:class:`formwell.AsyncRule`)
-    has not answered yet. It is shown like VALID in the phase rules, with no message, display NONE
-    and tint ACCENT; :attr:`Form.is_valid` is false while a field is pending, but a pending field
-    is not invalid (:attr:`Form.first_invalid` skips it)."""
-
-    EMPTY = _native.FW_VALIDITY_EMPTY
-    VALID = _native.FW_VALIDITY_VALID
-    INVALID = _native.FW_VALIDITY_INVALID
-    PENDING = _native.FW_VALIDITY_PENDING
-
-
-class Display(enum.Enum):
-    """What a view should surface under the field (``fw_display``): nothing until touched."""
-
-    NONE = _native.FW_DISPLAY_NONE
-    VALID = _native.FW_DISPLAY_VALID
-    ERROR = _native.FW_DISPLAY_ERROR
-
-
-class Tint(enum.Enum):
-    """Seed 01's tint of a field (``fw_tint``), from its phase and shown validity: idle, or inactive
-    and empty -> NEUTRAL (the seed's ``.secondary``); focused and not invalid, or inactive and
-    valid -> ACCENT (``.blue``); invalid -> ERROR (``.red``)."""
-
-    NEUTRAL = _native.FW_TINT_NEUTRAL
-    ACCENT = _native.FW_TINT_ACCENT
-    ERROR = _native.FW_TINT_ERROR
-
-
-class Normalizer(str, enum.Enum):
-    """A normaliser (``fw_normalizer``) a field runs, in the order given, on every value before its
-    rules (``add_field(..., normalize=[...])``). The rules, :attr:`Form.values` and batches use the
-    normalised value (:attr:`FieldState.normalized_value`); :attr:`FieldState.value` stays what was
-    set, so a view shows back what the user typed.
-
-    A ``str`` enum: each member equals its spec name, and wherever one is taken the name works too.
-    """
-
-    #: White space (Unicode White_Space) removed at both ends; white space only becomes empty, so
-    #: a required field fails on it.
-    TRIM = "trim"
-    #: Every run of white space becomes one space (at the ends too: put TRIM first to drop them).
-    COLLAPSE_WHITESPACE = "collapse_whitespace"
-    #: Unicode lowercase (full case mapping, locale-independent, Final_Sigma: ``ΟΔΟΣ`` → ``οδος``).
-    LOWERCASE = "lowercase"
-    #: Unicode Normalization Form C.
-    NFC = "nfc"
-    #: Only the ASCII digits 0-9 are kept: "(555) 123-4567" becomes "5551234567".
-    DIGITS_ONLY = "digits_only"
-
-
-#: fw_normalizer values: FW_NORMALIZE_ and the member's name.
-_NORMALIZER_VALUES = {member: getattr(_native, "FW_NORMALIZE_" + member.name) for member in Normalizer}
-
-
-def _normalizer_values(normalize: Any) -> List[int]:
-    """The fw_normalizer values of a list of Normalizer members or names."""
-    if isinstance(normalize, str):
-        raise TypeError("normalize must be a list of normalisers, not a str")
-    values = []
-    for item in normalize:
-        if not isinstance(item, str):
-            raise TypeError(f"a normaliser must be a Normalizer or its name, not {type(item).__name__}")
-        try:
-            values.append(_NORMALIZER_VALUES[Normalizer(item)])
-        except ValueError:
-            names = ", ".join(member.value for member in Normalizer)
-            raise InvalidArgumentError(f"unknown normaliser {item!r} (expected one of: {names})",
-                                       _native.FW_ERR_INVALID_ARGUMENT) from None
-    return values
-
-
-class Mode(str, enum.Enum):
-    """A validation mode (``fw_mode``): when a field's *shown* state (validity, messages, display,
-    errors, tint, hint) follows its value. Whatever the mode, :attr:`Form.is_valid` and
-    :attr:`Form.first_invalid` judge the current values.
-
-    A ``str`` enum: each member equals its spec name (``Mode.ON_BLUR == "on_blur"``), and wherever a
-    mode is taken the name works as well as the member.
-    """
-
-    #: Seeds 01-02 (the default): lenient while focused, strict otherwise, shown on every change.
-    TWO_STAGE = "two_stage"
-    #: Strict on every change, focused or not (errors still surface once touched).
-    ON_CHANGE = "on_change"
-    #: The shown state is refreshed only by blur, touch, touch_all, validate, set_error and
-    #: clear_error (strict); nothing is shown before the first of them.
-    ON_BLUR = "on_blur"
-    #: As ON_BLUR until the field is touched, then as ON_CHANGE.
-    ON_TOUCHED = "on_touched"
-    #: Nothing shown until the field takes part in a validate (whole form or one of its groups),
-    #: then as ON_CHANGE.
-    ON_SUBMIT = "on_submit"
-
-    def __str__(self) -> str:
-        return str(self.value)
-
-
-#: The error modes (``fw_error_mode``), by C value: "first" (the first failing rule's message) or
-#: "all" (every failing rule's, in rule order).
-ERROR_MODES = ("first", "all")
-
-_FIELDS = ("id", "value", "phase", "validity", "message", "display", "display_message", "touched",
-           "limit_exceeded", "failing_rule", "index",
-           "visited", "dirty", "initial", "modified_since_submit", "external_error", "errors", "mode",
-           "tint", "label_raised", "emphasized", "label", "accessibility_hint", "revision", "normalized_value",
-           "secret", "code", "params", "display_code", "display_params", "error_codes")
-#: Members a secret field's printed form masks.
-_SECRET_MEMBERS = ("value", "normalized_value", "initial")
-_tuple_new = tuple.__new__
-
-#: Enum members by C value: indexing a tuple is much cheaper than calling ``Phase(value)``.
-_PHASES = tuple(Phase)
-_VALIDITIES = tuple(Validity)
-_DISPLAYS = tuple(Display)
-_TINTS = tuple(Tint)
-#: fw_mode values by Mode (FW_MODE_ and the member's name), and Modes by fw_mode value (0 ... 4).
-_MODE_VALUES = {mode: getattr(_native, "FW_MODE_" + mode.name) for mode in Mode}
-_MODES = tuple(sorted(Mode, key=_MODE_VALUES.__getitem__))
-#: Display.ERROR's C value (what error and accessibility_value compare with).
-_ERROR_DISPLAY = _DISPLAYS.index(Display.ERROR)
-
-# A FieldState is a tuple of three items: the id; its texts, as a list holding the library's UTF-8
-# bytes (to which the decoded texts are appended when one is first read); and the fw_snapshot
-# members as _native.SNAPSHOT unpacks them (index, phase, validity, display, failing_rule,
-# touched, limit_exceeded, message_length, display_message_length, text_size, visited, dirty,
-# modified_since_submit, external_error, label_raised, emphasized, mode, tint, revision,
-# error_count, secret, code_length, params_length, display_code_length, display_params_length,
-# error_codes_size). Building one is one small tuple; a member is worked out when it is read
-# (enums from their C values, texts decoded once). The members' positions in the third item:
-(_INDEX, _PHASE, _VALIDITY, _DISPLAY, _FAILING, _TOUCHED, _EXCEEDED, _MESSAGE_LENGTH, _SHOWN_LENGTH, _TEXT_BYTES,
- _VISITED, _DIRTY, _MODIFIED, _EXTERNAL, _RAISED, _EMPHASIZED, _MODE, _TINT, _REVISION, _ERROR_COUNT,
- _SECRET) = range(21)
-#: The texts' order in the library's buffer: message, display message, value, label, initial
-#: value, accessibility hint (then the errors, the list's NUL, the normalised value, the code, the
-#: parameters, the display code and parameters, the error codes, the list's NUL).
-_MESSAGE, _SHOWN, _VALUE, _LABEL, _INITIAL, _HINT = range(6)
-
-
-def _texts(state: "FieldState") -> List[str]:
-    """The state's texts, split at their NULs (decoded on the first read, then kept)."""
-    held = state[1]
-    if len(held) > 1:
-        return held[1]
-    texts = held[0].decode().split("\0")
-    held.append(texts)  # two threads may both decode: the same texts, and held[1] is read
-    return texts
-
-
-def _text(position: int, doc: str) -> Any:
-    """A property reading one of the first six texts."""
-
-    def read(self: "FieldState") -> str:
-        held = self[1]
-        return (held[1] if len(held) > 1 else _texts(self))[position]
-
-    return property(read, doc=doc)
-
-
-def _message(position: int, length: int, doc: str) -> Any:
-    """A property reading the message or the display message: an empty one (a field that is not
-    invalid, or whose error is not shown yet) without decoding anything."""
-
-    def read(self: "FieldState") -> str:
-        if not self[2][length]:
-            return ""
-        held = self[1]
-        return (held[1] if len(held) > 1 else _texts(self))[position]
-
-    return property(read, doc=doc)
-
-
-def _plain(position: int, doc: str) -> Any:
-    """A property reading a member as the library gave it (a bool or an int)."""
-
-    def read(self: "FieldState") -> Any:
-        return self[2][position]
-
-    return property(read, doc=doc)
-
-
-def _enum(position: int, members: Tuple[Any, ...], doc: str) -> Any:
-    """A property mapping a C value to its member of ``members``; a constructed state may hold
-    anything else (``phase=None``), returned as it is."""
-
-    def read(self: "FieldState") -> Any:
-        value = self[2][position]
-        return members[value] if value.__class__ is int else value
-
-    return property(read, doc=doc)
-
-
-def _c_value(member: Any, members: Tuple[Any, ...]) -> Any:
-    """What a constructed state holds for an enum member: its C value (as the library's states
-    hold it), anything else as it is."""
-    for value, candidate in enumerate(members):
-        if member is candidate:
-            return value
-    return member
-
-
-class FieldState(tuple):
-    """A snapshot of one field, as returned by :meth:`Form.state`, :meth:`Form.states` and
-    :meth:`Form.set`: every member describes the same moment (one library call read them all).
-
-    Attributes:
-        id: the field id (as passed to :meth:`Form.state`; :meth:`Form.states` gives the id the
-            field was registered with).
-        value: the current value.
-        phase: :class:`Phase` (idle, focused, inactive).
-        validity: :class:`Validity` the field shows (in its :attr:`mode`).
-        message: the message of an INVALID validity, else ``""``.
-        display: :class:`Display`: what a view should show (NONE until the field is touched).
-        display_message: the error to show when ``display`` is ERROR, else ``""``.
-        touched: whether the field was blurred or touched since it was added or the form reset.
-        limit_exceeded: whether the verdict comes from a pattern that hit its match limits (the
-            field is invalid because it could not be checked; see :meth:`Form.set_match_limits`).
-        failing_rule: the position (from 0, in the order the rules were given) of the rule whose
-            message ``message`` is, or ``None`` when the validity is not INVALID or the message is
-            an external error (:meth:`Form.set_error`).
-        index: the field's position in registration order (it moves down when an earlier field
-            is removed, :meth:`Form.remove_field`).
-        visited: the field has had focus since it was added or the form was reset.
-        dirty: the value differs from :attr:`initial`, byte for byte (``pristine`` is the opposite).
-        initial: the initial value (what :meth:`Form.reset` restores).
-        modified_since_submit: a value change since the field last took part in a validate (whole
-            form or one of its groups), or since it was added or the form reset.
-        external_error: an error set by :meth:`Form.set_error` is in force.
-        errors: a ``list`` of the shown validity's messages: ``[message]`` when invalid in error
-            mode "first" (else ``[]``); every failing rule's message, in rule order, in mode "all".
-        mode: the :class:`Mode` the field is judged in (its own, else the form's).
-        tint: :class:`Tint` (seed 01's tint color role).
-        label_raised: seed 01's floating label is raised: false only when idle and empty.
-        emphasized: seed 01's thicker stroke: the field has focus.
-        label: the field's label, or its id when it has none.
-        accessibility_hint: while the display is ERROR, a prompt to correct the field (the failing
-            rule's ``hint=``, else its kind's default; "Correct this field" for an external error);
-            else ``""``.
-        revision: the form revision at which this field's state last changed
-            (:meth:`Form.changed_since`).
-        normalized_value: the value after the field's normalisers (:class:`Normalizer`): what its
-            rules judged and what :attr:`Form.values` holds; ``value`` is what was set.
-        secret: the field is secret (``add_field(..., secret=True)``): ``repr()`` of this state
-            masks ``value``, ``normalized_value`` and ``initial``.
-        code: the stable code of the failure ``message`` reports (``"required"``,
-            ``"min_length"``, ``"pattern_limit"``, ``"external"``, ...), ``""`` unless the validity
-            is INVALID. Codes never change with the form's :attr:`Form.locale`: a view may word its
-            own messages from ``code`` and ``params``.
-        params: the failure's parameters as a new ``dict`` (``{"length": 8, "unit": "graphemes"}``;
-            decimal bounds as strings; ``{}`` for none or unless invalid). Never holds a value.
-        display_code: the code of ``display_message``, ``""`` unless the display is ERROR.
-        display_params: the parameters of ``display_message`` (a new ``dict``).
-        error_codes: the code of each message of ``errors``, in the same order (a ``tuple``).
-
-    ``pristine`` (not dirty), ``accessibility_value`` (the error text while the display is ERROR,
-    else ``""``) and ``error`` are derived from the members above.
-
-    Immutable and hashable, equal to another ``FieldState`` with the same members (never to a
-    plain tuple). It also answers to :func:`dataclasses.fields`, :func:`dataclasses.asdict` and
-    :func:`dataclasses.replace` as a frozen dataclass does. Every member after ``touched`` has a
-    default, so a keyword constructor naming only ``id`` to ``touched`` works (``label`` then
-    defaults to the id). The constructor takes a dict or a JSON object text for
-    ``params`` and ``display_params``; its texts must not hold NUL characters.
-
-    Cheap to make, so a state read costs little more than its library call: it holds what the
-    library copied (its members as numbers, its texts as UTF-8 bytes) and works a member out when
-    it is read. The texts are decoded all at once on the first read of any of them, then kept;
-    ``params`` and ``display_params`` are parsed into a new dict on each read.
-    """
-
-    __slots__ = ()
-
-    def __new__(
-        cls,
-        id: str,
-        value: str,
-        phase: Phase,
-        validity: Validity,
-        message: str,
-        display: Display,
-        display_message: str,
-        touched: bool,
-        limit_exceeded: bool = False,
-        failing_rule: Optional[int] = None,
-        index: Optional[int] = None,
-        visited: bool = False,
-        dirty: bool = False,
-        initial: str = "",
-        modified_since_submit: bool = False,
-        external_error: bool = False,
-        errors: Iterable[str] = (),
-        mode: "Mode" = Mode.TWO_STAGE,
-        tint: "Tint" = Tint.NEUTRAL,
-        label_raised: bool = False,
-        emphasized: bool = False,
-        label: Optional[str] = None,
-        accessibility_hint: str = "",
-        revision: int = 0,
-        normalized_value: Optional[str] = None,
-        secret: bool = False,
-        code: str = "",
-        params: Union[Mapping[str, Any], str, None] = None,
-        display_code: str = "",
-        display_params: Union[Mapping[str, Any], str, None] = None,
-        error_codes: Iterable[str] = (),
-    ) -> "FieldState":
-        # The members as the library's states hold them (see _field_state), so that a state built
-        # here equals the one a form reports.
-        for name, texts in (("errors", errors), ("error_codes", error_codes)):
-            if isinstance(texts, str):
-                raise TypeError(f"{name} must be a sequence of texts, not a str")
-        errors, error_codes = tuple(errors), tuple(error_codes)
-        params_text, display_params_text = _params_text(params), _params_text(display_params)
-        texts = [message, display_message, value, id if label is None else label, initial, accessibility_hint,
-                 *errors, "", value if normalized_value is None else normalized_value,
-                 code, params_text, display_code, display_params_text, *error_codes, "", ""]
-        for text in texts:
-            if not isinstance(text, str):
-                raise TypeError(f"a FieldState text must be a str, not {type(text).__name__}")
-            if "\0" in text:
-                raise ValueError("a FieldState text must not contain NUL characters")
-        raw = "\0".join(texts).encode()
-        try:
-            mode = _MODE_VALUES.get(mode, mode)  # a mode's name too ("on_blur" is Mode.ON_BLUR)
-        except TypeError:  # unhashable: kept as it is
-            pass
-        return _tuple_new(cls, (id, [raw], (
-            index, _c_value(phase, _PHASES), _c_value(validity, _VALIDITIES), _c_value(display, _DISPLAYS),
-            -1 if failing_rule is None else failing_rule, touched, limit_exceeded, len(message.encode()),
-            len(display_message.encode()), len(raw), visited, dirty,
-            modified_since_submit, external_error, label_raised, emphasized, mode, _c_value(tint, _TINTS), revision,
-            len(errors), secret, len(code.encode()), len(params_text.encode()), len(display_code.encode()),
-            len(display_params_text.encode()), sum(len(text.encode()) + 1 for text in error_codes))))
-
-    id: str = property(itemgetter(0), doc="The field id.")  # type: ignore[assignment]
-    value: str = _text(_VALUE, "The current value.")  # type: ignore[assignment]
-    phase: Phase = _enum(_PHASE, _PHASES, "The :class:`Phase`.")  # type: ignore[assignment]
-    validity: Validity = _enum(_VALIDITY, _VALIDITIES, "The :class:`Validity` the field shows.")  # type: ignore[assignment]
-    message: str = _message(_MESSAGE, _MESSAGE_LENGTH, "The message of an INVALID validity, else ``''``.")  # type: ignore[assignment]
-    display: Display = _enum(_DISPLAY, _DISPLAYS, "The :class:`Display`: what a view shows.")  # type: ignore[assignment]
-    display_message: str = _message(_SHOWN, _SHOWN_LENGTH, "The error to show (Display.ERROR), else ``''``.")  # type: ignore[assignment]
-    touched: bool = _plain(_TOUCHED, "Blurred or touched since added or reset.")  # type: ignore[assignment]
-    limit_exceeded: bool = _plain(_EXCEEDED, "The verdict comes from a pattern's match limits.")  # type: ignore[assignment]
-    index: Optional[int] = _plain(_INDEX, "Position in registration order.")  # type: ignore[assignment]
-    visited: bool = _plain(_VISITED, "Has had focus since added or reset.")  # type: ignore[assignment]
-    dirty: bool = _plain(_DIRTY, "The value differs from the initial value (bytes).")  # type: ignore[assignment]
-    initial: str = _text(_INITIAL, "The initial value (what reset restores).")  # type: ignore[assignment]
-    modified_since_submit: bool = _plain(_MODIFIED, "Changed since it last took part in a validate.")  # type: ignore[assignment]
-    external_error: bool = _plain(_EXTERNAL, "An error set by Form.set_error is in force.")  # type: ignore[assignment]
-    mode: "Mode" = _enum(_MODE, _MODES, "The :class:`Mode` the field is judged in.")  # type: ignore[assignment]
-    tint: "Tint" = _enum(_TINT, _TINTS, "The :class:`Tint` (seed 01's tint color).")  # type: ignore[assignment]
-    label_raised: bool = _plain(_RAISED, "The floating label is raised (not idle and empty).")  # type: ignore[assignment]
-    emphasized: bool = _plain(_EMPHASIZED, "The field has focus (seed 01's thicker stroke).")  # type: ignore[assignment]
-    label: str = _text(_LABEL, "The label, or the id when the field has none.")  # type: ignore[assignment]
-    accessibility_hint: str = _text(_HINT, "A prompt to correct the field while its display is ERROR, else ``''``.")  # type: ignore[assignment]
-    revision: int = _plain(_REVISION, "The form revision at which this state last changed.")  # type: ignore[assignment]
-    secret: bool = _plain(_SECRET, "The field is secret: repr() masks its values.")  # type: ignore[assignment]
-
-    @property
-    def failing_rule(self) -> Optional[int]:
-        """Position of the failing rule, or None."""
-        rule = self[2][_FAILING]
-        return None if rule == -1 else rule
-
-    @property
-    def errors(self) -> List[str]:
-        """The shown validity's messages (a new list): one in error mode "first", every failing
-        rule's in mode "all"; ``[]`` unless the validity is INVALID."""
-        count = self[2][_ERROR_COUNT]
-        return _texts(self)[6 : 6 + count] if count else []
-
-    @property
-    def normalized_value(self) -> str:
-        """The value after the field's normalisers (what the rules judged)."""
-        return _texts(self)[7 + self[2][_ERROR_COUNT]]
-
-    @property
-    def code(self) -> str:
-        """The stable code of the failure ``message`` reports (``"min_length"``), else ``""``."""
-        return _texts(self)[8 + self[2][_ERROR_COUNT]]
-
-    @property
-    def params(self) -> Dict[str, Any]:
-        """The parameters of ``message``'s failure (a new dict; ``{}`` for none or unless invalid)."""
-        return _parse_params(_texts(self)[9 + self[2][_ERROR_COUNT]])
-
-    @property
-    def display_code(self) -> str:
-        """The code of ``display_message`` (the displayed error), else ``""``."""
-        return _texts(self)[10 + self[2][_ERROR_COUNT]]
-
-    @property
-    def display_params(self) -> Dict[str, Any]:
-        """The parameters of ``display_message``'s failure (a new dict; ``{}`` for none)."""
-        return _parse_params(_texts(self)[11 + self[2][_ERROR_COUNT]])
-
-    @property
-    def error_codes(self) -> Tuple[str, ...]:
-        """The code of each message of :attr:`errors`, in the same order (``()`` unless invalid)."""
-        return tuple(_texts(self)[12 + self[2][_ERROR_COUNT] : -2])
-
-    @property
-    def pristine(self) -> bool:
-        """Not :attr:`dirty`: the value is the initial value."""
-        return not self[2][_DIRTY]
-
-    @property
-    def accessibility_value(self) -> str:
-        """Seed 03's accessibility value: the error text while the display is ERROR, else ``""``."""
-        return self.display_message if self[2][_DISPLAY] == _ERROR_DISPLAY else ""
-
-    @property
-    def error(self) -> Optional[str]:
-        """The message to show under the field, or ``None`` (seed 03's surfacing rule)."""
-        return self.display_message if self[2][_DISPLAY] == _ERROR_DISPLAY else None
-
-    def _key(self) -> Tuple[Any, ...]:
-        """What equality and hashing compare: the id, the texts' bytes and the members (the
-        decoded texts, once kept, are the same bytes)."""
-        return (self[0], self[1][0], self[2])
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return self._key() == other._key()  # type: ignore[attr-defined]
-        # Not NotImplemented for tuples: tuple.__eq__ would then compare the items.
-        return False if isinstance(other, tuple) else NotImplemented
-
-    def __ne__(self, other: object) -> bool:
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __lt__(self, other: object) -> bool:  # unordered, as the dataclass was
-        return NotImplemented
-
-    __le__ = __gt__ = __ge__ = __lt__
-
-    def __repr__(self) -> str:
-        members = {name: getattr(self, name) for name in _FIELDS[: _FIELDS.index("secret") + 1]}
-        if members["secret"]:  # a secret field's values are never printed
-            for name in _SECRET_MEMBERS:
-                if members[name]:
-                    members[name] = "***"
-        members["code"] = self.code  # (params and the display's code: dataclass repr=False)
-        return "FieldState(" + ", ".join(f"{name}={value!r}" for name, value in members.items()) + ")"
-
-    def __reduce__(self) -> Any:
-        return (_restore_state, (self[0], self[1][0], self[2]))
-
-    def _members(self) -> Dict[str, Any]:
-        """Every member by name, ``params`` and ``display_params`` as their JSON texts."""
-        members = {name: getattr(self, name) for name in _FIELDS}
-        texts, count = _texts(self), self[2][_ERROR_COUNT]
-        members["params"], members["display_params"] = texts[9 + count], texts[11 + count]
-        return members
-
-    def _asdict(self) -> Dict[str, Any]:
-        """The members as a dict, in declaration order (``errors`` as a list, ``params`` and
-        ``display_params`` as dicts)."""
-        return {name: getattr(self, name) for name in _FIELDS}
-
-    def _replace(self, **changes: Any) -> "FieldState":
-        """A copy with some members replaced (as :func:`dataclasses.replace`)."""
-        members = self._members()  # params as their texts: kept exactly
-        unknown = set(changes) - set(members)
-        if unknown:
-            raise TypeError(f"FieldState has no member {sorted(unknown)[0]!r}")
-        members.update(changes)
-        return FieldState(**members)
-
-    __replace__ = _replace  # copy.replace (Python 3.13)
-
-
-@dataclass(frozen=True)
-class _FieldStateMembers:
-    """FieldState's members as dataclass fields, lent to FieldState for the dataclasses module."""
-
-    id: str
-    value: str
-    phase: Phase
-    validity: Validity
-    message: str
-    display: Display
-    display_message: str
-    touched: bool
-    limit_exceeded: bool = False
-    failing_rule: Optional[int] = None
-    index: Optional[int] = None
-    visited: bool = False
-    dirty: bool = False
-    initial: str = ""
-    modified_since_submit: bool = False
-    external_error: bool = False
-    errors: Tuple[str, ...] = ()
-    mode: Mode = Mode.TWO_STAGE
-    tint: Tint = Tint.NEUTRAL
-    label_raised: bool = False
-    emphasized: bool = False
-    label: Optional[str] = None
-    accessibility_hint: str = ""
-    revision: int = 0
-    normalized_value: Optional[str] = None
-    secret: bool = False
-    code: str = ""
-    params: Dict[str, Any] = _member(default_factory=dict, repr=False)
-    display_code: str = _member(default="", repr=False)
-    display_params: Dict[str, Any] = _member(default_factory=dict, repr=False)
-    error_codes: Tuple[str, ...] = _member(default=(), repr=False)
-
-
-def _params_text(params: Union[Mapping[str, Any], str, None]) -> str:
-    """A failure's parameters as FieldState keeps them: the library's JSON object text (a dict
-    given to the constructor is written as the library writes one: keys sorted, compact)."""
-    if params is None:
-        return "{}"
-    if isinstance(params, str):
-        return params
-    if isinstance(params, Mapping):
-        import json
-
-        return json.dumps(dict(params), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    raise TypeError(f"params must be a dict or a JSON object text, not {type(params).__name__}")
-
-
-def _parse_params(text: str) -> Dict[str, Any]:
-    """The library's parameters text as a new dict (what FieldState.params and friends answer)."""
-    if text == "{}":
-        return {}
-    import json
-
-    return json.loads(text)
-
-
-def _restore_state(field_id: str, raw: bytes, members: Tuple[Any, ...]) -> "FieldState":
-    """Unpickling a FieldState: its items as they were."""
-    return _tuple_new(FieldState, (field_id, [raw], members))
-
-
-FieldState.__dataclass_fields__ = _FieldStateMembers.__dataclass_fields__  # type: ignore[attr-defined]
-FieldState.__dataclass_params__ = _FieldStateMembers.__dataclass_params__  # type: ignore[attr-defined]
-assert tuple(FieldState.__dataclass_fields__) == _FIELDS  # type: ignore[attr-defined]
-
-
-class MatchLimits(NamedTuple):
-    """A form's PCRE2 match limits (:attr:`Form.match_limits`, :meth:`Form.set_match_limits`)."""
-
-    #: Match steps (PCRE2's match limit).
-    match_limit: int
-    #: Backtracking depth (PCRE2's depth limit).
-    depth_limit: int
-    #: Heap for backtracking, in KiB.
-    heap_limit_kib: int
-
-
 # ---- snapshots: the hot path of state(), set() and states() ----
-
-assert [m.value for m in _PHASES] == [0, 1, 2] == [m.value for m in _VALIDITIES][:3] == [m.value for m in _DISPLAYS]
-
-
-def _mode_value(mode: Any, what: str = "mode") -> int:
-    """The fw_mode value of a :class:`Mode` or its name (``"on_blur"``)."""
-    if isinstance(mode, str):
-        try:
-            return _MODE_VALUES[Mode(mode)]
-        except ValueError:
-            pass
-        names = ", ".join(m.value for m in _MODES)
-        raise InvalidArgumentError(f"unknown {what} {mode!r} (expected one of: {names})", _native.FW_ERR_INVALID_ARGUMENT)
-    raise TypeError(f"{what} must be a formwell.Mode or its name (str), not {type(mode).__name__}")
-
-
-def _error_mode_value(errors: Any) -> int:
-    """The fw_error_mode value of "first" or "all"."""
-    if not isinstance(errors, str):
-        raise TypeError(f"errors must be 'first' or 'all', not {type(errors).__name__}")
-    try:
-        return ERROR_MODES.index(errors)
-    except ValueError:
-        raise InvalidArgumentError(f"unknown error mode {errors!r} (expected first or all)",
-                                   _native.FW_ERR_INVALID_ARGUMENT) from None
 
 _SNAPSHOT_SIZE = sizeof(_native.fw_snapshot)
 _SNAPSHOT_TEMPLATE = bytes(_native.fw_snapshot(_SNAPSHOT_SIZE))
@@ -723,17 +83,8 @@ def _scratch(text_size: int) -> _Scratch:
     return snapshot, byref(snapshot), create_string_buffer(text_size), c_size_t(text_size), text_size
 
 
-def _field_state(field_id: str, members: Tuple[Any, ...], data: Any, start: int) -> FieldState:
-    """A FieldState from an unpacked fw_snapshot (see _native.SNAPSHOT) whose texts were copied
-    into ``data`` from offset ``start`` (``text_size`` bytes: the texts in the order of
-    _MESSAGE ... _HINT, then the errors, each followed by a NUL, and one more NUL, then the
-    normalised value, the code, the parameters, the display code and the display parameters, each
-    followed by a NUL, then the error codes, each followed by a NUL, and one more NUL; the library
-    only ever copies valid UTF-8, and no text holds a NUL). Nothing is computed or decoded here:
-    the state keeps the members and the bytes (see FieldState)."""
-    return _tuple_new(FieldState, (field_id, [data[start : start + members[_TEXT_BYTES]]], members))
-
-
+#: Where the texts' size is in what _native.SNAPSHOT unpacks (states() steps over each field's texts).
+_TEXT_BYTES = _native.SNAPSHOT_MEMBERS.index("text_size")
 _snapshot_at = _native.raw_snapshot_at
 _update_at = _native.raw_update_at
 _set_value_at = _native.raw_set_value_at
@@ -801,7 +152,7 @@ class Form:
     # so the C function pointers of custom rules outlive every form that may call them.
     _free_fn = staticmethod(lib.fw_form_free)
     _is_finalizing = staticmethod(sys.is_finalizing)
-    _callback_keepalive = (_VALIDATE_FN, _DESTROY_FN)
+    _callback_keepalive = (_callbacks.VALIDATE_FN, _callbacks.DESTROY_FN)
 
     _handle: Optional[Any] = None
     #: Whether the form has asynchronous rules: only then do value changes tell the library the time.
@@ -812,14 +163,14 @@ class Form:
                  clock: Optional[Any] = None, locale: Optional[str] = None) -> None:
         if clock is not None and not callable(clock):
             raise TypeError(f"clock must be a callable answering milliseconds, not {type(clock).__name__}")
-        mode_value = None if mode is None else _mode_value(mode)
-        error_value = None if errors is None else _error_mode_value(errors)
-        locale_b = None if locale is None else _locale_bytes(locale)
+        mode_code = None if mode is None else mode_value(mode)
+        error_value = None if errors is None else error_mode_value(errors)
+        locale_b = None if locale is None else locale_bytes(locale)
         handle = _native.FormHandle()
         check(lib.fw_form_create(byref(handle)))
         try:
-            if mode_value is not None:
-                check(lib.fw_form_set_mode(handle, mode_value))
+            if mode_code is not None:
+                check(lib.fw_form_set_mode(handle, mode_code))
             if error_value is not None:
                 check(lib.fw_form_set_error_mode(handle, error_value))
             if locale_b is not None:
@@ -845,15 +196,8 @@ class Form:
         self._initials: Dict[str, str] = {}
         #: Ids of secret fields (their requests print masked).
         self._secrets: set = set()
-        #: (field index, rule index) -> the rule's fixed message (rules never change once added;
-        #: the locale does: setting it empties this cache).
-        self._rule_messages: Dict[Tuple[int, int], str] = {}
-        #: (field index, rule index) -> the rule's failure code and parameters (JSON text), for
-        #: batch results (the same in every locale).
-        self._rule_failures: Dict[Tuple[int, int], Tuple[str, str]] = {}
-        #: the message of a pattern stopped at its match limits in the form's locale ("" when the
-        #: catalogue words it with placeholders: such cells are judged again), once read.
-        self._limit_text: Optional[str] = None
+        #: the rules' fixed messages, failure codes and parameters, for batch results.
+        self._rule_texts = RuleTexts()
         #: the host clock of async rules (milliseconds).
         self._clock: Any = _async.monotonic_ms if clock is None else clock
         #: async rule name -> its check, bound to this form (AsyncRule(check=), checks=, define_check).
@@ -925,7 +269,7 @@ class Form:
 
     def _index_of(self, field_id: str) -> c_size_t:
         handle = self._h
-        fid = _encode(field_id, "field id")
+        fid = encode(field_id, "field id")
         index = c_size_t(0)
         check(_field_index(handle, fid, byref(index)))
         if field_id.__class__ is str:  # a str subclass may hash or compare differently
@@ -990,15 +334,15 @@ class Form:
         form is exactly as it was, the field not added.
         """
         handle = self._h
-        fid = _encode(field_id, "field id")
-        label_b = _encode_optional(label, "label")
-        initial_b = _encode_optional(initial, "initial")
-        mode_value = None if mode is None else _mode_value(mode)
+        fid = encode(field_id, "field id")
+        label_b = encode_optional(label, "label")
+        initial_b = encode_optional(initial, "initial")
+        mode_code = None if mode is None else mode_value(mode)
         if isinstance(groups, str):
             raise TypeError("groups must be a list of group names, not a str")
         groups = list(groups)
-        group_names = [_group_name(group) for group in groups]
-        normalizer_values = _normalizer_values(normalize)
+        group_names = [group_name(group) for group in groups]
+        normalizer_codes = normalizer_values(normalize)
         if not isinstance(secret, bool):
             raise TypeError(f"secret must be a bool, not {type(secret).__name__}")
         rule_list = list(rules)
@@ -1022,16 +366,16 @@ class Form:
             if status != FW_OK:  # refused (or never made): the library kept no context
                 for struct in structs:
                     if struct.kind == _native.FW_RULE_CUSTOM:
-                        _release_context(struct.context)
+                        _callbacks.release_context(struct.context)
         check(status)
         try:
-            if mode_value is not None:
-                check(lib.fw_field_set_mode(handle, fid, mode_value))
+            if mode_code is not None:
+                check(lib.fw_field_set_mode(handle, fid, mode_code))
             for group in group_names:
                 check(lib.fw_field_add_group(handle, fid, group))
-            if normalizer_values:
-                check(lib.fw_field_set_normalizers(handle, fid, (c_int32 * len(normalizer_values))(*normalizer_values),
-                                                   len(normalizer_values)))
+            if normalizer_codes:
+                check(lib.fw_field_set_normalizers(handle, fid, (c_int32 * len(normalizer_codes))(*normalizer_codes),
+                                                   len(normalizer_codes)))
             if secret:
                 check(lib.fw_field_set_secret(handle, fid, True))
         except BaseException:  # not expected (both were checked above): take the field back out
@@ -1090,13 +434,13 @@ class Form:
 
     def define_validator(self, name: str, validate: Validator) -> None:
         """Makes ``validate`` available to specs loaded later as ``{"rule": "custom", "name": name}``."""
-        check(_define_validator(self._h, _encode(name, "validator name"), validate))
+        check(_callbacks.define_validator(self._h, encode(name, "validator name"), validate))
 
     def define_check(self, name: str, check: AsyncCheck) -> None:
         """Binds ``check`` (:class:`formwell.AsyncRule`'s contract) to the async rules named ``name``
         in this form, those added already and those added later (``{"rule": "async", "name": name}``
         in a spec, ``AsyncRule(name)`` without a check). Replaces the check bound to that name."""
-        _encode(name, "check name")
+        encode(name, "check name")
         if not name:
             raise InvalidArgumentError("a check name must not be empty", _native.FW_ERR_INVALID_ARGUMENT)
         if not callable(check):
@@ -1109,27 +453,29 @@ class Form:
         """Adds a spec's fields and rules to this form, all or nothing (see :meth:`from_spec`)."""
         import json
 
-        text = _spec_text(spec)
+        text = spec_text(spec)
         try:
             parsed = spec if isinstance(spec, Mapping) else json.loads(text)
         except ValueError:
             parsed = None  # not JSON: the library says where
         given = dict(validators or {})
-        for name in _custom_names(parsed):
-            if name not in given and name in _registry:
-                given[name] = _registry[name]
-        async_names = _async.async_rule_names(parsed)
+        for name in _registry.validators.names_in(parsed):
+            registered = _registry.validators.get(name)
+            if name not in given and registered is not None:
+                given[name] = registered
+        async_names = _registry.checks.names_in(parsed)
         bound: Dict[str, AsyncCheck] = {}
         for name, function in dict(checks or {}).items():
             if not callable(function):
                 raise TypeError(f"the check {name!r} must be callable, not {type(function).__name__}")
             bound[name] = function
         for name in async_names:
-            if name not in bound and name not in self._checks and name in _async._registry:
-                bound[name] = _async._registry[name]
+            registered_check = _registry.checks.get(name)
+            if name not in bound and name not in self._checks and registered_check is not None:
+                bound[name] = registered_check
         for name, validate in given.items():
             self.define_validator(name, validate)
-        check(lib.fw_form_load_spec(self._h, _encode(text, "spec")))
+        check(lib.fw_form_load_spec(self._h, encode(text, "spec")))
         if "locale" in parsed:  # type: ignore[operator]
             self._locale_changed()
         fields = parsed.get("fields") or []  # type: ignore[union-attr]
@@ -1164,7 +510,7 @@ class Form:
         the field. Returns a :class:`formwell.CheckResult` (verdicts, and the messages a submit of
         each record would show).
         """
-        return batch.check_many(self, data, threads)
+        return batch.check_many(self._batch_view(), data, threads)
 
     def check_table(self, table: Any, *, threads: int = 0) -> "TableCheckResult":
         """Checks every row of an Arrow table as :meth:`check_many` checks a record, reading the
@@ -1172,9 +518,16 @@ class Form:
         ``pyarrow.Table`` / ``RecordBatch`` / ``RecordBatchReader``, or anything with
         ``__arrow_c_stream__`` / ``__arrow_c_array__`` (polars, pandas, DuckDB). See
         :func:`formwell.check_table`."""
-        from .arrow import check_table
+        from .arrow import check_view
 
-        return check_table(self, table, threads=threads)
+        return check_view(self._batch_view(), table, threads)
+
+    def _batch_view(self) -> batch.FormView:
+        """What a check of many records needs of this form (a result keeps it, and the form)."""
+        return batch.FormView(self._live_handle, self.field_ids, self._index, self._initials, self._rule_texts)
+
+    def _live_handle(self) -> Any:
+        return self._h
 
     # ---- pickling: a form travels as its spec ----
 
@@ -1192,49 +545,9 @@ class Form:
             raise pickle.PicklingError(f"this form cannot travel as a spec: {error}") from error
         return (_form_from_spec, (spec,))
 
-    def _initial_values(self) -> Dict[str, str]:
-        return self._initials
-
-    def _rule_message(self, field: int, rule: int) -> str:
-        """The fixed message of rule ``rule`` of the field at ``field`` (cached)."""
-        handle = self._h
-        message = read_string(lambda buf, size, length: lib.fw_form_rule_message(handle, field, rule, buf, size, length))
-        self._rule_messages[field, rule] = message
-        return message
-
-    def _rule_failure(self, field: int, rule: int) -> Tuple[str, str]:
-        """The failure code and parameters (JSON text) of rule ``rule`` of the field at ``field``
-        (``fw_form_rule_code`` / ``fw_form_rule_params``; cached)."""
-        try:
-            return self._rule_failures[field, rule]
-        except KeyError:
-            pass
-        handle = self._h
-        failure = (read_string(lambda buf, size, length: lib.fw_form_rule_code(handle, field, rule, buf, size, length)),
-                   read_string(lambda buf, size, length: lib.fw_form_rule_params(handle, field, rule, buf, size, length)))
-        self._rule_failures[field, rule] = failure
-        return failure
-
-    def _limit_message(self) -> Optional[str]:
-        """The message of a batch cell whose pattern stopped at its match limits, in the form's
-        locale: the text its catalogue gives code ``pattern_limit``, or ``None`` when that text is
-        a template with placeholders (the cell is then judged again for its message)."""
-        text = self._limit_text
-        if text is None:
-            from .messages import message_catalog
-
-            entry = message_catalog(self.locale).get("failures", {}).get("pattern_limit", {})
-            templates = entry.get("message") if isinstance(entry, Mapping) else None
-            if isinstance(templates, str):
-                templates = [templates]
-            plain = [t for t in templates or () if isinstance(t, str) and "{" not in t]
-            text = self._limit_text = plain[0] if plain else ""
-        return text or None
-
     def _locale_changed(self) -> None:
-        """The form speaks another catalogue: forget the messages read in the old one."""
-        self._rule_messages = {}
-        self._limit_text = None
+        """The form speaks another catalogue: the messages read in the old one are forgotten."""
+        self._rule_texts.locale_changed()
 
     def to_spec(self) -> Dict[str, Any]:
         """This form's definition (fields, labels, initial values, rules) as a spec dict.
@@ -1257,7 +570,7 @@ class Form:
         if value.__class__ is str and "\0" not in value:
             data = value.encode()
         else:
-            data = _encode(value, "value")
+            data = encode(value, "value")
         try:
             index = self._indices[field_id]
         except (KeyError, TypeError):
@@ -1287,7 +600,7 @@ class Form:
         if value.__class__ is str and "\0" not in value:
             data = value.encode()
         else:
-            data = _encode(value, "value")
+            data = encode(value, "value")
         try:
             index = self._indices[field_id]
         except (KeyError, TypeError):
@@ -1316,7 +629,7 @@ class Form:
             snapshot.size = _SNAPSHOT_SIZE  # a failed call leaves the members unspecified
             pool.append(scratch)
             _native.raise_for_status(status)
-        state = _field_state(field_id, _unpack(snapshot), buf, 0)
+        state = field_state(field_id, _unpack(snapshot), buf, 0)
         pool.append(scratch)
         return state
 
@@ -1332,7 +645,7 @@ class Form:
             _native.raise_for_status(status)
         if allocated <= _TEXT_KEEP:
             self._pool.append(scratch)
-        return _field_state(field_id, _unpack(snapshot), buf, 0)
+        return field_state(field_id, _unpack(snapshot), buf, 0)
 
     def focus(self, field_id: str) -> None:
         """The field gains focus (lenient stage); the field that had focus is blurred first."""
@@ -1355,7 +668,7 @@ class Form:
         if group is None:
             check(lib.fw_form_touch_all(self._h))
         else:
-            check(lib.fw_form_touch_all_group(self._h, _group_name(group)))
+            check(lib.fw_form_touch_all_group(self._h, group_name(group)))
 
     def validate(self, group: Optional[str] = None) -> bool:
         """Submit: touches every field, applies the strict stage, returns whether all are valid.
@@ -1376,7 +689,7 @@ class Form:
         if group is None:
             check(lib.fw_form_validate(self._h, byref(valid)))
         else:
-            check(lib.fw_form_validate_group(self._h, _group_name(group), byref(valid)))
+            check(lib.fw_form_validate_group(self._h, group_name(group), byref(valid)))
         if self._has_async:
             self._driver.wake()  # type: ignore[union-attr]
         return bool(valid.value)
@@ -1474,7 +787,7 @@ class Form:
         Any thread may call it."""
         rid = _async.request_id(request)
         code = _async.verdict_code(verdict)
-        message_b = _encode_optional(message, "message")
+        message_b = encode_optional(message, "message")
         stale = c_bool(False)
         check(lib.fw_form_resolve(self._h, rid, code, message_b, byref(stale)))
         if self._driver is not None:
@@ -1489,7 +802,7 @@ class Form:
         or ``await`` :meth:`validate_async`, then submit again), else ``Outcome.VALID``.
         :attr:`submit_failed` becomes true only for INVALID."""
         handle = self._h
-        name = None if group is None else _group_name(group)
+        name = None if group is None else group_name(group)
         if self._has_async:
             self._tick_now(handle)
         outcome = c_int32(0)
@@ -1504,7 +817,7 @@ class Form:
             member = c_bool(False)
             kept = []
             for field_id in pending:
-                check(lib.fw_field_in_group(handle, _encode(field_id, "field id"), name, byref(member)))
+                check(lib.fw_field_in_group(handle, encode(field_id, "field id"), name, byref(member)))
                 if member.value:
                     kept.append(field_id)
             pending = kept
@@ -1563,7 +876,7 @@ class Form:
     def _check_for(self, name: str) -> Optional[AsyncCheck]:
         """The check of the async rules named ``name``: the form's own, else the registry's."""
         found = self._checks.get(name)
-        return found if found is not None else _async._registry.get(name)
+        return found if found is not None else _registry.checks.get(name)
 
     async def settle(self) -> None:
         """Runs the asynchronous checks on the running asyncio event loop until nothing is pending.
@@ -1582,7 +895,65 @@ class Form:
         check (see :class:`formwell.AsyncRule`'s ``check``); requests handed out by
         :meth:`next_request` are the caller's to resolve, and settle waits for them."""
         self._require_checks()
-        await _async.settle(self)
+        await self._settle(None)
+
+    async def _settle(self, watch: Optional[Set[str]]) -> None:
+        """The host loop of :meth:`settle`. ``watch`` (validate_async): stop as soon as none of
+        these fields is pending, without waiting for other fields or for superseded checks."""
+        import asyncio  # (not with the package: it imports subprocess)
+
+        loop = asyncio.get_running_loop()
+        driver = self._driver
+        assert driver is not None  # (made by _require_checks)
+        while True:
+            if self.closed:  # close() cancelled the checks: nothing left to wait for
+                return
+            waiter = loop.create_future()
+            entry = (loop, waiter)
+            driver.waiters.append(entry)  # before looking: a wake from now on is not missed
+            try:
+                now = self._now()
+                for request in self.due_requests(now):
+                    check = self._check_for(request.rule)
+                    if check is None:  # unregistered since settle began, or added behind the binding's back
+                        _async.logger.error("formwell: no check for the async rule %r: request %d answered as an "
+                                            "error", request.rule, request.id)
+                        self.resolve(request.id, Verdict.ERROR)
+                        continue
+                    driver.start(request, check, self._answer, loop)
+                running = driver.running(loop)
+                pending = self._pending_count()
+                due = self.next_due
+                if watch is None:
+                    if not pending and not running:
+                        return
+                elif not pending or not watch.intersection(self.pending_fields):
+                    return
+                timeout = None if due is None else max(0.0, (due - self._now_exact()) / 1000) + 0.001
+                await asyncio.wait([waiter, *running], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            except InvalidHandleError:
+                if self.closed:  # closed by another task or thread while this one looked
+                    return
+                raise
+            finally:
+                try:
+                    driver.waiters.remove(entry)
+                except ValueError:  # pragma: no cover
+                    pass
+                waiter.cancel()
+
+    def _answer(self, request: Request, verdict: Verdict, message: Optional[str]) -> Optional[Resolution]:
+        """Applies a check task's verdict (see _async.run_check): the resolution, or None when the
+        form was closed first or the host resolved the request by hand meanwhile."""
+        if self.closed:
+            return None
+        try:
+            return self.resolve(request.id, verdict, message)
+        except InvalidHandleError:  # closed meanwhile
+            return None
+        except RequestClosedError:  # the host resolved it by hand meanwhile: its answer stands
+            _async.logger.info("formwell: request %d was resolved before its check answered", request.id)
+            return None
 
     async def validate_async(self, group: Optional[str] = None) -> bool:
         """A submit that waits for the asynchronous checks: :meth:`submit` (debounced checks fall
@@ -1592,7 +963,11 @@ class Form:
         (:attr:`submit_count`), so :attr:`submit_failed` and the :attr:`announcement` describe
         the final verdict."""
         self._require_checks()
-        return await _async.validate_async(self, group)
+        result = self.submit(group)
+        while result.outcome is Outcome.PENDING:
+            await self._settle(set(result.pending_fields))
+            result = self.submit(group)
+        return result.outcome is Outcome.VALID
 
     def _require_checks(self) -> None:
         self._h
@@ -1620,7 +995,7 @@ class Form:
 
     @locale.setter
     def locale(self, locale: str) -> None:
-        check(lib.fw_form_set_locale(self._h, _locale_bytes(locale)))
+        check(lib.fw_form_set_locale(self._h, locale_bytes(locale)))
         self._locale_changed()
 
     # ---- modes ----
@@ -1629,11 +1004,11 @@ class Form:
     def mode(self) -> "Mode":
         """The form's validation :class:`Mode` (fields without their own follow it). Settable, with
         a :class:`Mode` or its name; every field following it is re-judged."""
-        return _MODES[self._info().mode]
+        return MODES[self._info().mode]
 
     @mode.setter
     def mode(self, mode: Union["Mode", str]) -> None:
-        check(lib.fw_form_set_mode(self._h, _mode_value(mode)))
+        check(lib.fw_form_set_mode(self._h, mode_value(mode)))
 
     @property
     def errors(self) -> str:
@@ -1643,19 +1018,19 @@ class Form:
 
     @errors.setter
     def errors(self, errors: str) -> None:
-        check(lib.fw_form_set_error_mode(self._h, _error_mode_value(errors)))
+        check(lib.fw_form_set_error_mode(self._h, error_mode_value(errors)))
 
     def set_normalizers(self, field_id: str, normalize: Iterable[Union[Normalizer, str]]) -> None:
         """Replaces the field's normalisers (``[]`` removes them). The value set last is normalised
         again and the field, and the fields whose :class:`formwell.Matches` rule names it, are
         re-judged; :attr:`FieldState.value` (what was set) stays."""
-        values = _normalizer_values(normalize)
+        values = normalizer_values(normalize)
         array = (c_int32 * len(values))(*values) if values else None
-        check(lib.fw_field_set_normalizers(self._h, _encode(field_id, "field id"), array, len(values)))
+        check(lib.fw_field_set_normalizers(self._h, encode(field_id, "field id"), array, len(values)))
 
     def normalizers(self, field_id: str) -> List[Normalizer]:
         """The field's normalisers, in order."""
-        handle, fid = self._h, _encode(field_id, "field id")
+        handle, fid = self._h, encode(field_id, "field id")
         count = c_size_t(0)
         array = (c_int32 * 8)()
         check(lib.fw_field_normalizers(handle, fid, array, 8, byref(count)))
@@ -1667,7 +1042,7 @@ class Form:
         :meth:`export_spec` leaves out its initial value."""
         if not isinstance(secret, bool):
             raise TypeError(f"secret must be a bool, not {type(secret).__name__}")
-        check(lib.fw_field_set_secret(self._h, _encode(field_id, "field id"), secret))
+        check(lib.fw_field_set_secret(self._h, encode(field_id, "field id"), secret))
         if secret:
             self._secrets.add(field_id)
         else:
@@ -1676,27 +1051,27 @@ class Form:
     def set_mode(self, field_id: str, mode: Union["Mode", str, None]) -> None:
         """Gives the field its own validation :class:`Mode` (or its name); ``None`` makes it follow
         the form's mode again. :attr:`FieldState.mode` reads the mode in force."""
-        value = _native.FW_MODE_FORM if mode is None else _mode_value(mode)
-        check(lib.fw_field_set_mode(self._h, _encode(field_id, "field id"), value))
+        value = _native.FW_MODE_FORM if mode is None else mode_value(mode)
+        check(lib.fw_field_set_mode(self._h, encode(field_id, "field id"), value))
 
     # ---- groups ----
 
     def add_to_group(self, field_id: str, group: str) -> None:
         """Adds the field to a validation group (as ``add_field(..., groups=[...])`` does)."""
-        check(lib.fw_field_add_group(self._h, _encode(field_id, "field id"), _group_name(group)))
+        check(lib.fw_field_add_group(self._h, encode(field_id, "field id"), group_name(group)))
 
     def is_valid_in(self, group: str) -> bool:
         """Whether every field of the group passes its strict rules on its current value (as
         :attr:`is_valid`, for one wizard step). :class:`formwell.InvalidArgumentError` when no field
         belongs to the group."""
         valid = c_bool(False)
-        check(lib.fw_form_is_valid_group(self._h, _group_name(group), byref(valid)))
+        check(lib.fw_form_is_valid_group(self._h, group_name(group), byref(valid)))
         return bool(valid.value)
 
     def first_invalid_in(self, group: str) -> Optional[str]:
         """The id of the group's first field (registration order) failing its strict rules, or
         ``None`` (as :attr:`first_invalid`, for one group)."""
-        handle, name = self._h, _group_name(group)
+        handle, name = self._h, group_name(group)
         found = read_string(lambda buf, size, length: lib.fw_form_first_invalid_group(handle, name, buf, size, length))
         return found or None
 
@@ -1708,11 +1083,11 @@ class Form:
         changes, :meth:`clear_error`, :meth:`clear_errors` or :meth:`reset`. It counts for
         :attr:`is_valid` and :attr:`first_invalid`, and shows as an error once the field is
         touched (:attr:`FieldState.external_error` is true, ``failing_rule`` ``None``)."""
-        check(lib.fw_field_set_error(self._h, _encode(field_id, "field id"), _encode(message, "message")))
+        check(lib.fw_field_set_error(self._h, encode(field_id, "field id"), encode(message, "message")))
 
     def clear_error(self, field_id: str) -> None:
         """Removes the field's external error (:meth:`set_error`), if any."""
-        check(lib.fw_field_clear_error(self._h, _encode(field_id, "field id")))
+        check(lib.fw_field_clear_error(self._h, encode(field_id, "field id")))
 
     def clear_errors(self) -> None:
         """Removes every field's external error."""
@@ -1727,13 +1102,12 @@ class Form:
         requests are cancelled (results of handed-out ones come back stale). Not to be called
         while another thread uses the form (see the class documentation)."""
         handle = self._h
-        check(lib.fw_form_remove_field(handle, _encode(field_id, "field id")))
+        check(lib.fw_form_remove_field(handle, encode(field_id, "field id")))
         # Every cached index from here on may be stale: start again (new objects, so a reader that
         # holds the old ones reads consistent, if outdated, data).
         self._indices = {}
         self._ids = []
-        self._rule_messages = {}
-        self._rule_failures = {}
+        self._rule_texts.clear()
         initials = dict(self._initials)
         initials.pop(field_id, None)
         self._initials = initials
@@ -1756,8 +1130,8 @@ class Form:
             return
         if not isinstance(values, Mapping):
             raise TypeError(f"values must be a mapping of field ids to values, not {type(values).__name__}")
-        ids = [_encode(field_id, "field id") for field_id in values]
-        data = [_encode(value, "value") for value in values.values()]
+        ids = [encode(field_id, "field id") for field_id in values]
+        data = [encode(value, "value") for value in values.values()]
         count = len(ids)
         check(lib.fw_form_reset_values(self._h, (c_char_p * count)(*ids), (c_char_p * count)(*data), count))
         if self._has_async:
@@ -1924,7 +1298,7 @@ class Form:
             snapshot.size = _SNAPSHOT_SIZE  # a failed call leaves the members unspecified
             pool.append(scratch)
             _native.raise_for_status(status)
-        state = _field_state(field_id, _unpack(snapshot), data, 0)
+        state = field_state(field_id, _unpack(snapshot), data, 0)
         pool.append(scratch)
         return state
 
@@ -1946,7 +1320,7 @@ class Form:
             if status == FW_OK:
                 if allocated <= _TEXT_KEEP:
                     self._pool.append(scratch)
-                return _field_state(field_id, _unpack(snapshot), data, 0)
+                return field_state(field_id, _unpack(snapshot), data, 0)
             if status != _FW_ERR_BUFFER_TOO_SMALL:
                 break
             # The texts grew since the library gave their size: another thread is changing the
@@ -1984,7 +1358,7 @@ class Form:
         start = 0  # the texts of one field after another's (see fw_form_snapshots)
         for index in range(total):
             members = _unpack(snapshots, index * _SNAPSHOT_SIZE)
-            states.append(_field_state(ids[index], members, data, start))
+            states.append(field_state(ids[index], members, data, start))
             start += members[_TEXT_BYTES]
         return states
 
@@ -2055,24 +1429,3 @@ class Form:
         found = read_string(lambda buf, size, length: lib.fw_form_first_invalid(handle, buf, size, length))
         return found or None
 
-
-def _group_name(group: Any) -> bytes:
-    """A group name's bytes: a non-empty str."""
-    if not isinstance(group, str):
-        raise TypeError(f"a group name must be a str, not {type(group).__name__}")
-    if not group:
-        raise InvalidArgumentError("a group name must not be empty", _native.FW_ERR_INVALID_ARGUMENT)
-    return _encode(group, "group name")
-
-
-def _spec_text(spec: SpecSource) -> str:
-    if isinstance(spec, Mapping):
-        import json
-
-        return json.dumps(spec)
-    if isinstance(spec, str) and spec.lstrip().startswith("{"):
-        return spec
-    if isinstance(spec, (str, os.PathLike)):
-        with open(spec, encoding="utf-8") as file:
-            return file.read()
-    raise TypeError(f"a spec is a dict, JSON text or a path, not {type(spec).__name__}")

@@ -25,7 +25,10 @@ from typing import Any, Dict, List, Optional, Union
 
 from . import _native
 from ._native import FW_ERR_BUFFER_TOO_SMALL, check, lib, read_string
-from ._rule_base import Rule, TableRule, _encode
+from ._rule_base import Rule, TableRule, encode
+from .errors import InvalidArgumentError
+from .rules import AsyncRule, Custom, RuleSet
+from .states import Validity
 
 __all__ = ["ValueVerdict", "check_value", "locales", "message_catalog", "add_message_catalog"]
 
@@ -49,7 +52,7 @@ def message_catalog(locale: str) -> Dict[str, Any]:
     ``message`` and ``hint`` templates). A view that words its own messages from codes and
     parameters reads its templates here. :class:`formwell.InvalidArgumentError` when no catalogue
     matches."""
-    tag = _locale_bytes(locale)
+    tag = locale_bytes(locale)
     return json.loads(read_string(lambda buf, size, length: lib.fw_message_catalog(tag, buf, size, length)))
 
 
@@ -75,13 +78,13 @@ def add_message_catalog(catalog: CatalogSource) -> None:
             text = file.read()
     else:
         raise TypeError(f"a message catalogue is a dict, JSON text or a path, not {type(catalog).__name__}")
-    check(lib.fw_add_message_catalog(_encode(text, "message catalogue")))
+    check(lib.fw_add_message_catalog(encode(text, "message catalogue")))
 
 
-def _locale_bytes(locale: Any) -> bytes:
+def locale_bytes(locale: Any) -> bytes:
     if not isinstance(locale, str):
         raise TypeError(f"a locale is a str such as 'fr' or 'fr-CA', not {type(locale).__name__}")
-    return _encode(locale, "locale")
+    return encode(locale, "locale")
 
 
 # ---- single-value checks ----
@@ -105,7 +108,7 @@ class ValueVerdict:
     rules without a required one passes, as it does in a form.
     """
 
-    validity: Any  # formwell.Validity (imported late: form imports this module's names)
+    validity: Validity
     message: str = ""
     code: str = ""
     params: Dict[str, Any] = field(default_factory=dict, hash=False)
@@ -115,8 +118,6 @@ class ValueVerdict:
     @property
     def valid(self) -> bool:
         """Not invalid (an empty optional value passes)."""
-        from .form import Validity
-
         return self.validity is not Validity.INVALID
 
     def __bool__(self) -> bool:
@@ -128,8 +129,6 @@ _RESULT_SIZE = sizeof(_native.fw_check_result)
 
 def _rule_specs(rules: Any) -> List[Any]:
     """The rules of :func:`check_value` as spec rule objects (a RuleSet gives its rules)."""
-    from .rules import AsyncRule, Custom, RuleSet
-
     if isinstance(rules, (Rule, Mapping)):
         items = [rules]
     elif isinstance(rules, (str, bytes)) or not isinstance(rules, (Sequence, list, tuple)):
@@ -152,8 +151,6 @@ def _rule_specs(rules: Any) -> List[Any]:
                     spec[key] = getattr(item, key)
             specs.append(spec)
         elif isinstance(item, Custom):
-            from .errors import InvalidArgumentError
-
             raise InvalidArgumentError("a Custom rule runs a Python callable, which only a form can hold: "
                                        "add it to a field of a Form", _native.FW_ERR_INVALID_ARGUMENT)
         else:
@@ -179,14 +176,12 @@ def check_value(rules: RulesSource, value: Optional[str], *, locale: Optional[st
     >>> formwell.check_value(formwell.MinLength(8), "abc").code
     'min_length'
     """
-    from .form import Validity
-
     specs = _rule_specs(rules)
-    text = _encode(json.dumps(specs, ensure_ascii=False), "rules")
+    text = encode(json.dumps(specs, ensure_ascii=False), "rules")
     if value is None:
         value = ""
-    data = _encode(value, "value")
-    tag = None if locale is None else _locale_bytes(locale)
+    data = encode(value, "value")
+    tag = None if locale is None else locale_bytes(locale)
     result = _native.fw_check_result(_RESULT_SIZE)
     size = 256
     for _ in range(4):

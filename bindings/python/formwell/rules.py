@@ -19,25 +19,19 @@ synchronous rules, whatever its place in the list (its failures are numbered aft
 
 from __future__ import annotations
 
-import ctypes
-import itertools
-import threading
-from dataclasses import dataclass
 import json
-import os
+from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Union
 
 from . import _native
-from ._native import FW_VERDICT_ERROR, FW_VERDICT_INVALID, FW_VERDICT_VALID
+from ._callbacks import DESTROY_FN, VALIDATE_FN, new_context
+from ._callbacks import Validator as Validator, ValidatorResult as ValidatorResult  # (explicit re-exports)
+from ._callbacks import live_custom_contexts as live_custom_contexts
 from ._rule_base import Rule as Rule  # (the "as" form: an explicit re-export, which type checkers read)
-from ._rule_base import TableRule, _check_length, _encode, _encode_optional, _rule_struct  # noqa: F401
+from ._rule_base import TableRule, encode, rule_struct
 from ._rule_classes import *  # noqa: F401,F403  (the catalogue's rule classes)
 from ._rule_classes import __all__ as _catalog_names
-
-#: What a custom validator may return: None/True (valid), a message (invalid), False (invalid with
-#: the rule's message or the default one).
-ValidatorResult = Union[None, bool, str]
-Validator = Callable[[str], ValidatorResult]
+from .errors import InvalidArgumentError
 
 #: What an asynchronous check returns (awaited when it is awaitable): None/True (valid), a message
 #: (invalid), False (invalid with the rule's message or the default one).
@@ -57,7 +51,7 @@ class RuleSet(Rule):
     __slots__ = ("name", "rules")
 
     def __init__(self, name: str, rules: Sequence[Rule]) -> None:
-        _encode(name, "rule set name")
+        encode(name, "rule set name")
         items = tuple(rules)
         for rule in items:
             if not isinstance(rule, TableRule):
@@ -84,96 +78,15 @@ class RuleSet(Rule):
     def _define(self, handle: Any) -> int:
         """Defines the set on a form (fw_form_define_rule_set); returns the status."""
         text = json.dumps(self.to_spec(), ensure_ascii=False, separators=(",", ":"))
-        return int(_native.lib.fw_form_define_rule_set(handle, _encode(self.name, "rule set name"),
-                                                       _encode(text, "rule set")))
+        return int(_native.lib.fw_form_define_rule_set(handle, encode(self.name, "rule set name"),
+                                                       encode(text, "rule set")))
 
     def _struct(self) -> "_native.fw_rule":
         text = json.dumps({"rule": "set", "name": self.name}, ensure_ascii=False)
-        return _rule_struct(_native.FW_RULE_JSON, None, None, text=_encode(text, "rule set"))
+        return rule_struct(_native.FW_RULE_JSON, None, None, text=encode(text, "rule set"))
 
 
-# ---- custom validators ----
-
-
-class _CustomContext:
-    """What the C library's ``void *context`` stands for: one attached Custom rule.
-
-    It lives in :data:`_contexts` from the ``fw_form_add_field_with_rules`` (or
-    ``fw_form_define_validator``) call that handed it to the library until the library calls the destroy
-    function (when the form is freed), so the callable and the last message bytes stay alive for
-    exactly as long as the rule exists in the C form.
-    """
-
-    __slots__ = ("validate", "message_bytes")
-
-    def __init__(self, validate: Validator) -> None:
-        self.validate = validate
-        self.message_bytes: Optional[bytes] = None
-
-
-#: context id -> attached custom rule. Ids start at 1 (0 would be NULL) and are never reused.
-_contexts: Dict[int, _CustomContext] = {}
-_ids = itertools.count(1)
-_ids_lock = threading.Lock()
-
-
-def _fresh_lock_in_child() -> None:
-    """A child made by fork() gets a new lock: another thread may have held the old one at the fork."""
-    global _ids_lock
-    _ids_lock = threading.Lock()
-
-
-os.register_at_fork(after_in_child=_fresh_lock_in_child)
-
-
-def live_custom_contexts() -> int:
-    """Number of Custom rules the library still holds (for leak checks)."""
-    return len(_contexts)
-
-
-def _trampoline(context: Optional[int], value: Optional[int], length: int, out_message: Any) -> int:
-    """The one C validator function: finds the rule by context id and calls its callable.
-
-    Never lets an exception escape (ctypes would print it and return 0, i.e. "valid"): any error is
-    stashed for the triggering call and reported as FW_VERDICT_ERROR.
-    """
-    try:
-        entry = _contexts[context or 0]
-        text = ctypes.string_at(value, length).decode("utf-8") if value else ""
-        result = entry.validate(text)
-        if result is None or result is True:
-            return FW_VERDICT_VALID
-        if result is False:
-            return FW_VERDICT_INVALID
-        if isinstance(result, str):
-            data = _encode(result, "a custom validator's message")
-            entry.message_bytes = data  # alive until the library has copied it
-            out_message[0] = data
-            return FW_VERDICT_INVALID
-        raise TypeError(
-            "a custom validator must return None or True (valid), or a message str or False "
-            f"(invalid), not {type(result).__name__}"
-        )
-    except BaseException as error:  # noqa: BLE001 - re-raised by the triggering call
-        try:
-            _native.stash_exception(error)
-        except BaseException:  # pragma: no cover - interpreter shutting down
-            pass
-        return FW_VERDICT_ERROR
-
-
-def _destroy(context: Optional[int], _contexts: Dict[int, _CustomContext] = _contexts) -> None:
-    """The C destroy function: the form owning the rule was freed. Must work at shutdown too,
-    hence the bound default argument instead of a global lookup."""
-    try:
-        _contexts.pop(context or 0, None)
-    except BaseException:  # pragma: no cover
-        pass
-
-
-# Module-lifetime C function pointers shared by every Custom rule.
-_VALIDATE_FN = _native.fw_validate_fn(_trampoline)
-_DESTROY_FN = _native.fw_destroy_fn(_destroy)
+# ---- rules that carry Python callables ----
 
 
 @dataclass(frozen=True)
@@ -203,13 +116,13 @@ class Custom(Rule):
 
         The context is registered here (the callable is kept alive from now on): the caller must
         hand it to the library, which owns it once the call succeeds (and releases it with the
-        destroy function when the form is freed), or call :func:`_release_context` with
+        destroy function when the form is freed), or call :func:`release_context` with
         ``struct.context`` when the call fails or is never made.
         """
-        rule = _rule_struct(_native.FW_RULE_CUSTOM, self.message, self.hint)
-        rule.validate = _VALIDATE_FN
-        rule.destroy = _DESTROY_FN
-        rule.context = _new_context(self.validate)
+        rule = rule_struct(_native.FW_RULE_CUSTOM, self.message, self.hint)
+        rule.validate = VALIDATE_FN
+        rule.destroy = DESTROY_FN
+        rule.context = new_context(self.validate)
         return rule
 
 
@@ -258,10 +171,8 @@ class AsyncRule(Rule):
         if not isinstance(self.name, str):
             raise TypeError(f"an async rule's name must be a str, not {type(self.name).__name__}")
         if not self.name:
-            from .errors import InvalidArgumentError
-
             raise InvalidArgumentError("an async rule needs a non-empty name", _native.FW_ERR_INVALID_ARGUMENT)
-        _encode(self.name, "async rule name")
+        encode(self.name, "async rule name")
         if self.check is not None and not callable(self.check):
             raise TypeError(f"an async rule's check must be callable, not {type(self.check).__name__}")
         _debounce_ms(self.debounce)
@@ -272,7 +183,7 @@ class AsyncRule(Rule):
         return _debounce_ms(self.debounce)
 
     def _struct(self) -> "_native.fw_rule":
-        return _rule_struct(_native.FW_RULE_ASYNC, self.message, self.hint, text=_encode(self.name, "async rule name"),
+        return rule_struct(_native.FW_RULE_ASYNC, self.message, self.hint, text=encode(self.name, "async rule name"),
                             length=self.debounce_ms)
 
 
@@ -281,39 +192,9 @@ def _debounce_ms(seconds: Any) -> int:
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
         raise TypeError(f"debounce must be a number of seconds, not {type(seconds).__name__}")
     if not seconds == seconds or not 0 <= seconds <= _INT32_MAX / 1000:  # NaN, negative, too long
-        from .errors import InvalidArgumentError
-
         raise InvalidArgumentError(f"debounce {seconds!r} s is out of range (0 ... {_INT32_MAX / 1000} s)",
                                    _native.FW_ERR_INVALID_ARGUMENT)
     return min(round(seconds * 1000), _INT32_MAX)
-
-
-def _new_context(validate: Validator) -> int:
-    """Registers ``validate`` under a new context id (what the C library's ``void *context`` holds)."""
-    with _ids_lock:
-        key = next(_ids)
-    _contexts[key] = _CustomContext(validate)
-    return key
-
-
-def _release_context(key: Optional[int]) -> None:
-    """Forgets a context the library did not take (its call failed): releases the callable."""
-    _contexts.pop(key or 0, None)
-
-
-def _define_validator(form: Any, name: bytes, validate: Validator) -> int:
-    """Registers `validate` under `name` for specs (fw_form_define_validator), with the same
-    context bookkeeping as :class:`Custom`."""
-    if not callable(validate):
-        raise TypeError(f"a validator must be callable, not {type(validate).__name__}")
-    key = _new_context(validate)
-    status = -1
-    try:
-        status = _native.lib.fw_form_define_validator(form, name, _VALIDATE_FN, key, _DESTROY_FN)
-    finally:
-        if status != _native.FW_OK:  # the library kept nothing: we still own the context
-            _release_context(key)
-    return status
 
 
 __all__ = ["Rule", "RuleSet"] + list(_catalog_names) + [

@@ -182,17 +182,8 @@ def test_snapshot_reader_matches_the_struct():
     array = (_native.fw_snapshot * 2)()
     array[1] = snapshot
     assert _native.SNAPSHOT.unpack_from(array, ctypes.sizeof(_native.fw_snapshot)) == expected
-    # FieldState reads the unpacked members by these positions.
-    from formwell import form
-
-    positions = {"index": form._INDEX, "phase": form._PHASE, "validity": form._VALIDITY, "display": form._DISPLAY,
-                 "failing_rule": form._FAILING, "touched": form._TOUCHED, "limit_exceeded": form._EXCEEDED,
-                 "message_length": form._MESSAGE_LENGTH, "display_message_length": form._SHOWN_LENGTH,
-                 "text_size": form._TEXT_BYTES, "visited": form._VISITED, "dirty": form._DIRTY,
-                 "modified_since_submit": form._MODIFIED, "external_error": form._EXTERNAL,
-                 "label_raised": form._RAISED, "emphasized": form._EMPHASIZED, "mode": form._MODE, "tint": form._TINT,
-                 "revision": form._REVISION, "error_count": form._ERROR_COUNT, "secret": form._SECRET}
-    assert {name: read.index(name) for name in positions} == positions
+    # FieldState reads the unpacked members by these names.
+    assert _native.SNAPSHOT_MEMBERS == read
 
 
 def test_snapshot_texts_follow_each_other():
