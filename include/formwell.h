@@ -48,7 +48,7 @@
  * FW_ERR_CALLBACK and changes nothing. Library calls made from a callback never wait for a lock:
  * the same form, or a form another thread is using, gives FW_ERR_BUSY.
  *
- * fork(). A child made by fork() may go on using the library, even when other threads were
+ * Fork. A child made by fork() may go on using the library, even when other threads were
  * inside it at that moment: pthread_atfork handlers keep its locks and caches whole, and never
  * wait for a custom validator running on another thread. Forms made before the fork stay usable
  * in the child, except one that another thread was using at the instant of the fork: it may be
