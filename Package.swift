@@ -22,15 +22,16 @@ let package = Package(
         ),
         // The ABI's structs and callback typedefs (header only): Swift and C share their layout.
         .systemLibrary(name: "CFormwellTypes"),
-        // Atomic loads and stores on raw memory (the handle table's slot generations).
+        // The C layer's atomic loads and stores on raw memory (the handle table's slot generations)
+        // and its thread-local slot.
         .systemLibrary(name: "CFormwellAtomics"),
-        // Messages/Catalogues/*.json are the message catalogues' source: scripts/gen_messages.py
-        // embeds them (Messages/EmbeddedCatalogues.swift), so the library reads no file at run time.
-        // The engine fills the C ABI's snapshot structs itself (Snapshot/SnapshotWriter.swift), and
-        // keeps its per-thread match data in a thread-local slot: CFormwellTypes and
-        // CFormwellAtomics, headers with no code.
-        .target(name: "Formwell", dependencies: ["CPCRE2", "CFormwellTypes", "CFormwellAtomics"],
-                exclude: ["Messages/Catalogues"]),
+        // The engine depends on PCRE2 only (CPCRE2's shim.h also holds the thread-local slot of its
+        // match data). Messages/Catalogues/*.json are the message catalogues' source:
+        // scripts/gen_messages.py embeds them (Messages/EmbeddedCatalogues.swift), so the library
+        // reads no file at run time.
+        .target(name: "Formwell", dependencies: ["CPCRE2"], exclude: ["Messages/Catalogues"]),
+        // The C ABI over the engine: argument checks, the handle table, the snapshot writer
+        // (Snapshot/), the C enums and their mapping to the engine's.
         .target(
             name: "FormwellC",
             dependencies: ["Formwell", "CFormwellTypes", "CFormwellAtomics"],

@@ -1,6 +1,7 @@
-/* Atomic access to a plain 64-bit word in raw memory, for the handle table's slot generations:
-   Swift's Atomic type cannot live in raw memory, and a generation must be readable without the
-   slot's lock (by a thread that may not wait for it). Internal to libformwell, not part of the API. */
+/* The C layer's small C helpers. Atomic access to a plain 64-bit word in raw memory, for the
+   handle table's slot generations: Swift's Atomic type cannot live in raw memory, and a generation
+   must be readable without the slot's lock (by a thread that may not wait for it). Internal to
+   libformwell, not part of the API. */
 #ifndef FORMWELL_ATOMICS_H
 #define FORMWELL_ATOMICS_H
 
@@ -23,14 +24,6 @@ static inline void formwell_store_release_u64(uint64_t *word, uint64_t value) {
 static inline void **formwell_thread_state_slot(void) {
     static __thread void *state __attribute__((tls_model("initial-exec")));
     return &state;
-}
-
-/* This thread's PCRE2 match-data block (Formwell's MatchData), cached the same way: every rule
-   match reads it, and pthread_getspecific would be a call plus Swift's lazy-global check of the
-   key on every match. The key's destructor clears it before freeing. */
-static inline void **formwell_match_data_slot(void) {
-    static __thread void *block __attribute__((tls_model("initial-exec")));
-    return &block;
 }
 
 #endif /* FORMWELL_ATOMICS_H */

@@ -171,7 +171,7 @@ import Testing
         case .error: display = "error"
         }
         return [
-            "phase": ["idle", "focused", "inactive"][Int(state.phase.rawValue)],
+            "phase": "\(state.phase)",
             "validity": validity, "message": state.message ?? "", "display": display,
             "display_message": state.display.message ?? "", "touched": state.touched,
             "failing_rule": state.failingRule.map { $0 as Any } ?? NSNull(),

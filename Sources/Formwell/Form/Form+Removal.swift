@@ -12,17 +12,7 @@ extension Form {
         }
         cancelAsync(removed)
         fields.remove(at: removed)
-        for position in fields.indices {
-            fields[position].rules = fields[position].rules.map { $0.afterRemoving(position: removed) }
-            fields[position].dependents = fields[position].dependents.compactMap { dependent in
-                dependent == removed ? nil : (dependent > removed ? dependent - 1 : dependent)
-            }
-        }
-        positions = [:]
-        for (position, field) in fields.enumerated() { positions[field.id] = position }
-        if let focused = focusedPosition {
-            focusedPosition = focused == removed ? nil : (focused > removed ? focused - 1 : focused)
-        }
+        forgetPosition(removed)
         changeCount &+= 1
     }
 }

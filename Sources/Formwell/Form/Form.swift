@@ -12,6 +12,8 @@
 public struct Form: Sendable {
     // Internal rather than private: the extensions in other files (Form+Spec, Form+Groups, ...) use them.
     var fields: [Field] = []
+    /// Where each id is in `fields`. Every property that holds a field index is brought up to date
+    /// in one place when a field is removed (`forgetPosition`).
     var positions: [String: Int] = [:]
     var focusedPosition: Int?
     private(set) var matchContext = MatchContext.default
@@ -524,11 +526,6 @@ public struct Form: Sendable {
     /// The index (registration order, from 0) of the field with this id.
     public func fieldIndex(of id: String) throws(FormError) -> Int { try position(of: id) }
 
-    /// `fieldIndex(of:)` through a pointer, without copying the form (see `readState(of:at:_:)`).
-    public static func fieldIndex(of id: String, in form: UnsafePointer<Form>) throws(FormError) -> Int {
-        guard let position = form.pointee.positions[id] else { throw .unknownField(id) }
-        return position
-    }
 
     /// Every field's current value for submission: normalised (what the rules judged).
     public var values: [String: String] {
@@ -559,31 +556,26 @@ public struct Form: Sendable {
 
     /// Reads the state of the field at `index` in place: `body` gets the plain values and the UTF-8
     /// of its texts (message, display message, value, name, initial value, hint), valid only during
-    /// the call (the C ABI's snapshot path).
+    /// the call.
     ///
-    /// Static over a pointer: calling an instance method on a form reached through `inout` or a
-    /// pointer makes the compiler copy the whole form (a retain of each member) first.
-    /// Not generic (a generic public function runs unspecialized from another module): `body`
-    /// stores what it needs.
-    public static func readState(
-        of form: UnsafeMutablePointer<Form>, at index: Int, _ body: (StateSummary, StateTexts) -> Void
-    ) throws(FormError) {
+    /// The state reads are `mutating` (nothing is changed): on a form reached through `inout` or a
+    /// pointer (the C layer's handle table), a non-mutating call copies the whole form (a retain of
+    /// each member) first, where a mutating one borrows it in place.
+    public mutating func readState(at index: Int, _ body: (StateSummary, StateTexts) -> Void) throws(FormError) {
         try withoutActuallyEscaping(body) { (body) throws(FormError) in
             var reader = ClosureStateReader(body: body)
-            try readState(of: form, at: index, into: &reader)
+            try readState(at: index, into: &reader)
         }
     }
 
-    /// `readState(of:at:_:)` handing the state to `reader`: generic, so the read is specialized for
-    /// each reader in this module (the C snapshot's writer) instead of calling a closure through a
-    /// pointer. Internal: from another module a generic function runs unspecialized.
-    static func readState<Reader: StateReader>(
-        of form: UnsafeMutablePointer<Form>, at index: Int, into reader: inout Reader
-    ) throws(FormError) {
-        let formMode = form.pointee.mode
+    /// `readState(at:_:)` handing the state to `reader`: generic, so a library built with
+    /// cross-module optimization specializes it for each reader (the C snapshot's writer), with no
+    /// closure called through a pointer.
+    public mutating func readState<Reader: StateReader>(at index: Int, into reader: inout Reader) throws(FormError) {
+        let formMode = mode
         // Borrowed for writing (nothing is written): a read-only borrow of the stored array makes the
         // compiler copy it (a retain) first.
-        try form.pointee.fields.withUnsafeMutableBufferPointer { (buffer) throws(FormError) in
+        try fields.withUnsafeMutableBufferPointer { (buffer) throws(FormError) in
             let field = UnsafeMutablePointer(mutating: try Form.field(index, in: UnsafeBufferPointer(buffer)))
             // Form/Field+Display.swift says what the field shows in its mode. A live view
             // (every mode once it follows changes) is read as plain values, its texts copied from
@@ -648,9 +640,9 @@ public struct Form: Sendable {
     }
 
     /// The plain part of `readState` alone, no text read (the C ABI's single-member queries).
-    public static func readSummary(of form: UnsafeMutablePointer<Form>, at index: Int) throws(FormError) -> StateSummary {
-        let formMode = form.pointee.mode
-        return try form.pointee.fields.withUnsafeMutableBufferPointer { (buffer) throws(FormError) -> StateSummary in
+    public mutating func readSummary(at index: Int) throws(FormError) -> StateSummary {
+        let formMode = mode
+        return try fields.withUnsafeMutableBufferPointer { (buffer) throws(FormError) -> StateSummary in
             let field = UnsafeMutablePointer(mutating: try Form.field(index, in: UnsafeBufferPointer(buffer)))
             let (live, strict) = field.pointee.showsLiveInPlace(in: formMode)
             guard live else { return Form.keptSummary(of: field, formMode: formMode, field.pointee.shownInPlace(in: formMode)) }
@@ -748,6 +740,22 @@ public struct Form: Sendable {
     public var focusedFieldIndex: Int? { focusedPosition }
 
     // MARK: Helpers
+
+    /// Brings every index the form keeps up to date after the field at `removed` left `fields`:
+    /// the id index, the rules' and the dependency index's peer positions, and focus. Every stored
+    /// property that holds a field index is adjusted here, beside the others.
+    mutating func forgetPosition(_ removed: Int) {
+        for position in fields.indices {
+            fields[position].rules = fields[position].rules.map { $0.afterRemoving(position: removed) }
+            fields[position].dependents = fields[position].dependents.compactMap { dependent in
+                dependent == removed ? nil : (dependent > removed ? dependent - 1 : dependent)
+            }
+        }
+        positions = Dictionary(fields.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        if let focused = focusedPosition {
+            focusedPosition = focused == removed ? nil : (focused > removed ? focused - 1 : focused)
+        }
+    }
 
     func position(of id: String) throws(FormError) -> Int {
         guard let position = positions[id] else { throw .unknownField(id) }

@@ -2,23 +2,23 @@
 /// given, on every value the field takes, before its rules. The field keeps both values: the raw one
 /// (what the user typed, what a view shows back, `FieldState.value`) and the normalised one (what the
 /// rules judged, what `Form.values`, batches and submissions use, `FieldState.normalizedValue`).
-public enum Normalizer: Int32, CaseIterable, Sendable {
+public enum Normalizer: CaseIterable, Sendable {
     /// Removes white space (Unicode White_Space: spaces, tabs, line breaks, no-break spaces, ...)
     /// at both ends, code point by code point: a combining mark after a space is not white space
     /// and stays. A value of white space only becomes empty, so `required` fails on it.
-    case trim = 0
+    case trim
     /// Replaces every run of White_Space code points with one U+0020 SPACE (at the ends too: add
     /// `trim` first to remove them).
-    case collapseWhitespace = 1
+    case collapseWhitespace
     /// Unicode lowercase: full case mapping (`String.lowercased()`), locale-independent, with the
     /// one context-dependent rule of Unicode's default case conversion, Final_Sigma: a capital
     /// sigma that ends a word becomes `ς` (`"ΟΔΟΣ"` → `"οδος"`).
-    case lowercase = 2
+    case lowercase
     /// Unicode Normalization Form C (canonical composition), as Swift's own string comparison uses.
-    case nfc = 3
+    case nfc
     /// Keeps the ASCII digits 0-9 only (a phone number typed as "(555) 123-4567" becomes
     /// "5551234567"); other characters, other scripts' digits included, are dropped.
-    case digitsOnly = 4
+    case digitsOnly
 
     /// The name used by specs and the bindings.
     public var name: String {

@@ -1,4 +1,3 @@
-import CFormwellAtomics
 import CPCRE2
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +9,7 @@ import Musl
 /// only needs the overall result, and allocating a block per keystroke costs more than the match.
 enum MatchData {
     /// This thread's block, created on first use and freed when the thread exits; nil only when
-    /// memory or thread-specific keys ran out. Read from a thread-local slot (CFormwellAtomics); the
+    /// memory or thread-specific keys ran out. Read from a thread-local slot (CPCRE2's shim.h); the
     /// key owns the block, for its destructor.
     @inline(__always)
     static func forCurrentThread() -> OpaquePointer? {

@@ -1,9 +1,9 @@
 /// Seed 01's `tintColor` as a role: `neutral` (the seed's `.secondary`), `accent` (`.blue`),
 /// `error` (`.red`). A host maps roles to its own palette.
-public enum Tint: Int32, Equatable, Hashable, Sendable, CaseIterable {
-    case neutral = 0
-    case accent = 1
-    case error = 2
+public enum Tint: Equatable, Hashable, Sendable, CaseIterable {
+    case neutral
+    case accent
+    case error
 
     public var name: String {
         switch self {

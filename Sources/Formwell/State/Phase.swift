@@ -1,9 +1,9 @@
 /// Where a field is in its interaction cycle (seed 01).
-public enum Phase: Int32, Equatable, Hashable, Sendable, CaseIterable {
+public enum Phase: Equatable, Hashable, Sendable, CaseIterable {
     /// Waiting for interaction, or left empty and optional.
-    case idle = 0
+    case idle
     /// Being edited: the lenient stage applies.
-    case focused = 1
+    case focused
     /// Not being edited and judged: the strict stage applies.
-    case inactive = 2
+    case inactive
 }

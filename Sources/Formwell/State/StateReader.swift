@@ -1,11 +1,11 @@
-/// What a state read (`Form.readState(of:at:into:)`) hands a field's state to: the plain values
+/// What a state read (`Form.readState(at:into:)`) hands a field's state to: the plain values
 /// and the texts, borrowed for the duration of the call. A protocol rather than a closure so that
 /// the read is specialized for each reader.
-protocol StateReader {
+public protocol StateReader {
     mutating func read(_ summary: StateSummary, _ texts: StateTexts)
 }
 
-/// A closure as a `StateReader` (`Form.readState(of:at:_:)`).
+/// A closure as a `StateReader` (`Form.readState(at:_:)`).
 struct ClosureStateReader: StateReader {
     let body: (StateSummary, StateTexts) -> Void
 

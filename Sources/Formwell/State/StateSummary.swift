@@ -1,10 +1,8 @@
 /// A field's state as plain values (no strings): what `Form.readState(at:_:)` hands out beside
 /// the texts, so a reader that copies them elsewhere (the C snapshot) retains nothing.
 public struct StateSummary: Equatable, Sendable {
-    /// Raw values: the C ABI's (fw_validity), as Phase's, ValidationMode's and Tint's are.
-    public enum ValidityKind: Int32, Sendable { case empty = 0, valid = 1, invalid = 2, pending = 3 }
-    /// Raw values: the C ABI's (fw_display).
-    public enum DisplayKind: Int32, Sendable { case none = 0, valid = 1, error = 2 }
+    public enum ValidityKind: Sendable { case empty, valid, invalid, pending }
+    public enum DisplayKind: Sendable { case none, valid, error }
 
     public let phase: Phase
     public let validity: ValidityKind

@@ -2,17 +2,17 @@
 /// or one of the modes form libraries offer (React Hook Form's `mode`, Vee-Validate's interaction modes).
 /// Whatever the mode, the field's live verdict is kept current: `isValid` and `firstInvalidFieldID`
 /// always judge the current values.
-public enum ValidationMode: Int32, Equatable, Hashable, Sendable, CaseIterable {
+public enum ValidationMode: Equatable, Hashable, Sendable, CaseIterable {
     /// Seeds 01–02: lenient while focused, strict otherwise, shown on every change.
-    case twoStage = 0
+    case twoStage
     /// Strict on every change, focused or not (errors still surface once touched).
-    case onChange = 1
+    case onChange
     /// Shown state refreshed only on blur, touch, touch-all, validate and external errors.
-    case onBlur = 2
+    case onBlur
     /// As `onBlur` until the field is touched, then as `onChange`.
-    case onTouched = 3
+    case onTouched
     /// Nothing shown until the field takes part in a validate, then as `onChange`.
-    case onSubmit = 4
+    case onSubmit
 
     /// The spec's and the bindings' name of the mode.
     public var name: String {
@@ -32,9 +32,9 @@ public enum ValidationMode: Int32, Equatable, Hashable, Sendable, CaseIterable {
 }
 
 /// Which failures a field reports: the first failing rule's (seed 02), or every failing rule's.
-public enum ErrorMode: Int32, Equatable, Hashable, Sendable, CaseIterable {
-    case first = 0
-    case all = 1
+public enum ErrorMode: Equatable, Hashable, Sendable, CaseIterable {
+    case first
+    case all
 
     public var name: String { self == .first ? "first" : "all" }
 

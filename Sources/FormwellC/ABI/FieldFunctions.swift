@@ -133,7 +133,7 @@ private func query<T>(
         let id = try CStringInput.utf8(field_id, "field_id")
         try withNamedField(form, id) { (form: UnsafeMutablePointer<Form>, index: Int) throws(ABIFailure) in
             try engine { () throws(FormError) in
-                out.pointee = read(try Form.readSummary(of: form, at: index))
+                out.pointee = read(try form.pointee.readSummary(at: index))
             }
         }
     }
@@ -148,7 +148,7 @@ private func fieldString(
         try withNamedField(form, id) { (form: UnsafeMutablePointer<Form>, index: Int) throws(ABIFailure) in
             var failure: ABIFailure?
             try engine { () throws(FormError) in
-                try Form.readState(of: form, at: index) { _, texts in
+                try form.pointee.readState(at: index) { _, texts in
                     do throws(ABIFailure) {
                         try CStringOutput.write(bytes: read(texts), to: buf, capacity: buf_size, length: out_length)
                     } catch { failure = error }

@@ -19,5 +19,24 @@ import Formwell
 }
 
 extension fw_normalizer {
-    var normalizer: Normalizer? { Normalizer(rawValue: rawValue) }
+    init(_ normalizer: Normalizer) {
+        switch normalizer {
+        case .trim: self = .FW_NORMALIZE_TRIM
+        case .collapseWhitespace: self = .FW_NORMALIZE_COLLAPSE_WHITESPACE
+        case .lowercase: self = .FW_NORMALIZE_LOWERCASE
+        case .nfc: self = .FW_NORMALIZE_NFC
+        case .digitsOnly: self = .FW_NORMALIZE_DIGITS_ONLY
+        }
+    }
+
+    /// The engine's normaliser (every C value names one; Optional for the callers' guard).
+    var normalizer: Normalizer? {
+        switch self {
+        case .FW_NORMALIZE_TRIM: return .trim
+        case .FW_NORMALIZE_COLLAPSE_WHITESPACE: return .collapseWhitespace
+        case .FW_NORMALIZE_LOWERCASE: return .lowercase
+        case .FW_NORMALIZE_NFC: return .nfc
+        case .FW_NORMALIZE_DIGITS_ONLY: return .digitsOnly
+        }
+    }
 }

@@ -53,7 +53,7 @@ import Formwell
             throw ABIFailure(.FW_ERR_BUFFER_TOO_SMALL, "the field has \(list.count) normalisers; capacity is \(capacity)")
         }
         guard let out_normalizers else { return }
-        for (slot, normalizer) in list.enumerated() { out_normalizers[slot] = normalizer.rawValue }
+        for (slot, normalizer) in list.enumerated() { out_normalizers[slot] = fw_normalizer(normalizer).rawValue }
     }
 }
 

@@ -1,5 +1,7 @@
 import Formwell
 
+// The engine's enums carry no C values: the inits below map them (a snapshot write inlines them).
+
 /// Where a field is in its interaction cycle.
 @c public enum fw_phase: Int32, Sendable {
     /// Waiting for interaction, or left empty and optional.
@@ -82,6 +84,7 @@ import Formwell
 }
 
 extension fw_phase {
+    @inline(__always)
     init(_ phase: Phase) {
         switch phase {
         case .idle: self = .FW_PHASE_IDLE
@@ -92,6 +95,7 @@ extension fw_phase {
 }
 
 extension fw_validity {
+    @inline(__always)
     init(_ kind: StateSummary.ValidityKind) {
         switch kind {
         case .empty: self = .FW_VALIDITY_EMPTY
@@ -103,6 +107,7 @@ extension fw_validity {
 }
 
 extension fw_display {
+    @inline(__always)
     init(_ kind: StateSummary.DisplayKind) {
         switch kind {
         case .none: self = .FW_DISPLAY_NONE
@@ -113,6 +118,7 @@ extension fw_display {
 }
 
 extension fw_mode {
+    @inline(__always)
     init(_ mode: ValidationMode) {
         switch mode {
         case .twoStage: self = .FW_MODE_TWO_STAGE
@@ -137,6 +143,7 @@ extension fw_mode {
 }
 
 extension fw_error_mode {
+    @inline(__always)
     init(_ mode: ErrorMode) {
         switch mode {
         case .first: self = .FW_ERRORS_FIRST
@@ -153,6 +160,7 @@ extension fw_error_mode {
 }
 
 extension fw_tint {
+    @inline(__always)
     init(_ tint: Tint) {
         switch tint {
         case .neutral: self = .FW_TINT_NEUTRAL

@@ -83,7 +83,7 @@ enum ArrowInput {
             guard a.children[index] != nil else { throw invalid("array: children[\(index)] is NULL") }
             guard let namePointer = childSchema.pointee.name else { continue }
             let name = try CStringInput.required(namePointer, "schema.children[\(index)]->name")
-            guard let field = try? Form.fieldIndex(of: name, in: form) else { continue }
+            guard let field = try? form.pointee.fieldIndex(of: name) else { continue }
             if let first = childOf[field] {
                 throw invalid("column '\(name)': named twice (children \(first) and \(index))")
             }

@@ -54,7 +54,7 @@ enum BatchInput {
         }
         let id = try CStringInput.required(pointer, "columns[\(position)].field_id")
         do {
-            return try Form.fieldIndex(of: id, in: form)
+            return try form.pointee.fieldIndex(of: id)
         } catch {
             throw ABIFailure(.FW_ERR_UNKNOWN_FIELD, "columns[\(position)]: no field with id '\(id)'")
         }

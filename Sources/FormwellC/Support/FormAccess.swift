@@ -35,7 +35,7 @@ func withNamedField<T>(
             index = cache.pointee.cachedIndex
         } else {
             let text = String(decoding: id.bytes, as: UTF8.self)
-            index = try engine { () throws(FormError) in try Form.fieldIndex(of: text, in: form) }
+            index = try engine { () throws(FormError) in try form.pointee.fieldIndex(of: text) }
             cache.pointee.cachedID = Array(id.bytes)
             cache.pointee.cachedIndex = index
         }

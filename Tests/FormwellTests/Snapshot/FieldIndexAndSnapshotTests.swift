@@ -24,12 +24,10 @@ import Testing
 
     static func read(_ form: inout Form, at index: Int) throws -> Read {
         var read: Read?
-        try withUnsafeMutablePointer(to: &form) { (pointer) throws(FormError) in
-            try Form.readState(of: pointer, at: index) { summary, texts in
-                read = Read(summary: summary, message: String(decoding: texts.message, as: UTF8.self),
-                            shown: String(decoding: texts.displayMessage, as: UTF8.self),
-                            value: String(decoding: texts.value, as: UTF8.self))
-            }
+        try form.readState(at: index) { summary, texts in
+            read = Read(summary: summary, message: String(decoding: texts.message, as: UTF8.self),
+                        shown: String(decoding: texts.displayMessage, as: UTF8.self),
+                        value: String(decoding: texts.value, as: UTF8.self))
         }
         return try #require(read)
     }
@@ -73,15 +71,13 @@ import Testing
             for index in 0..<form.fieldCount {
                 let state = try form.state(at: index)
                 var texts: (message: String, hint: String, code: String, params: String)?
-                try withUnsafeMutablePointer(to: &form) { (pointer) throws(FormError) in
-                    try Form.readState(of: pointer, at: index) { _, read in
-                        var failure = ("", "")
-                        read.failures.withFailure(.validity) { code, params in
-                            failure = (String(decoding: code, as: UTF8.self), String(decoding: params, as: UTF8.self))
-                        }
-                        texts = (String(decoding: read.message, as: UTF8.self), String(decoding: read.hint, as: UTF8.self),
-                                 failure.0, failure.1)
+                try form.readState(at: index) { _, read in
+                    var failure = ("", "")
+                    read.failures.withFailure(.validity) { code, params in
+                        failure = (String(decoding: code, as: UTF8.self), String(decoding: params, as: UTF8.self))
                     }
+                    texts = (String(decoding: read.message, as: UTF8.self), String(decoding: read.hint, as: UTF8.self),
+                             failure.0, failure.1)
                 }
                 let read = try #require(texts)
                 #expect(read.message == (state.message ?? ""), "\(locale): message of #\(index)")

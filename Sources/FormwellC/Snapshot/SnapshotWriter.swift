@@ -1,4 +1,5 @@
 import CFormwellTypes
+import Formwell
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -6,14 +7,16 @@ import Musl
 #endif
 
 /// Fills caller-owned fw_snapshot structs (the C ABI's layout, from CFormwellTypes) and copies
-/// their texts into the caller's buffer. The C layer runs it under the form's lock, so the struct
-/// and the texts always describe the same moment, and checks the caller's arguments first.
+/// their texts into the caller's buffer. It runs under the form's lock, so the struct and the texts
+/// always describe the same moment, after SnapshotArguments.swift has checked the caller's
+/// arguments.
 ///
-/// In the engine, not the C layer: in one module the state read (`Form.readState`) is specialized
-/// for the writer (a `StateReader`), where across modules it would call a closure through a pointer.
-public enum SnapshotWriter {
+/// The writer is a `StateReader`: the engine's generic state read (`Form.readState(at:into:)`) is
+/// specialized for it here (the library is built with cross-module optimization), so a snapshot is
+/// one read with the writer's code inlined, not a closure called through a pointer.
+enum SnapshotWriter {
     /// The first version's struct (up to `value`): the smallest `size` a caller may declare.
-    public static var minimumSize: Int { formwell_snapshot_v1_size() }
+    static var minimumSize: Int { formwell_snapshot_v1_size() }
 
     /// The second version's struct (up to `errors`): a declared size at least this gets the second
     /// version's members and texts.
@@ -70,7 +73,7 @@ public enum SnapshotWriter {
 
     /// Copies the UTF-8 of `text` and a NUL to `destination` (in place for a native string);
     /// answers the bytes written.
-    public static func copy(_ text: String, to destination: UnsafeMutablePointer<CChar>) -> Int {
+    static func copy(_ text: String, to destination: UnsafeMutablePointer<CChar>) -> Int {
         if let written = text.utf8.withContiguousStorageIfAvailable({ copy($0, to: destination) }) { return written }
         var count = 0
         for byte in text.utf8 {
@@ -83,7 +86,7 @@ public enum SnapshotWriter {
 
     /// `body` over a string's UTF-8 in place (codes and parameters are native strings).
     @inline(__always)
-    public static func withUTF8<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    static func withUTF8<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
         var copy = text
         return copy.withUTF8(body)
@@ -246,43 +249,41 @@ public enum SnapshotWriter {
     /// Writes the state of the field at `index` into `out` (keeping the caller's `size`) and its
     /// texts into `texts`: the first version's members and texts, and those of each later version
     /// `size` (the caller's declared size) covers. Nothing past the caller's version is written.
-    public static func write(_ form: UnsafeMutablePointer<Form>, index: Int, to out: UnsafeMutablePointer<fw_snapshot>,
-                             size: Int, texts: inout TextBuffer) throws(FormError) {
-        try withUnsafeMutablePointer(to: &texts) { (texts) throws(FormError) in
-            var writer = Writer(out: out, index: index, size: size, texts: texts)
-            try Form.readState(of: form, at: index, into: &writer)
-        }
+    static func write(_ form: UnsafeMutablePointer<Form>, index: Int, to out: UnsafeMutablePointer<fw_snapshot>,
+                      size: Int, texts: inout TextBuffer) throws(FormError) {
+        var writer = Writer(out: out, index: index, size: size, texts: texts)
+        defer { texts = writer.texts }
+        try form.pointee.readState(at: index, into: &writer)
     }
 
-    /// `write`'s reader of the state: the caller's struct, its version and the text buffer.
+    /// `write`'s reader of the state: the caller's struct, its version and the text buffer (the
+    /// writer's own copy, handed back when the read ends).
     private struct Writer: StateReader {
         let out: UnsafeMutablePointer<fw_snapshot>
         let index: Int
         let second: Bool
         let third: Bool
         let fourth: Bool
-        /// The caller's buffer, through a pointer: a copy in and out costs more than the writing.
-        let buffer: UnsafeMutablePointer<TextBuffer>
+        var texts: TextBuffer
 
         @inline(__always)
-        init(out: UnsafeMutablePointer<fw_snapshot>, index: Int, size: Int, texts: UnsafeMutablePointer<TextBuffer>) {
-            (self.out, self.index, buffer) = (out, index, texts)
+        init(out: UnsafeMutablePointer<fw_snapshot>, index: Int, size: Int, texts: TextBuffer) {
+            (self.out, self.index, self.texts) = (out, index, texts)
             second = size >= secondVersionSize
             third = size >= thirdVersionSize
             fourth = size >= fourthVersionSize
         }
 
         @inline(__always)
-        func read(_ state: StateSummary, _ strings: StateTexts) {
-            let texts = buffer
+        mutating func read(_ state: StateSummary, _ strings: StateTexts) {
             // Member by member into the caller's struct (keeping its `size`): no temporary to
             // zero and copy, and no byte past the caller's version touched.
-            let before = texts.pointee.needed
+            let before = texts.needed
             let errorCount = state.errorCount
             out.pointee.index = index
-            out.pointee.phase = state.phase.rawValue
-            out.pointee.validity = state.validity.rawValue
-            out.pointee.display = state.display.rawValue
+            out.pointee.phase = fw_phase(state.phase).rawValue
+            out.pointee.validity = fw_validity(state.validity).rawValue
+            out.pointee.display = fw_display(state.display).rawValue
             out.pointee.failing_rule = Int32(clamping: state.failingRule ?? -1)
             out.pointee.touched = state.touched
             out.pointee.limit_exceeded = state.limitExceeded
@@ -296,8 +297,8 @@ public enum SnapshotWriter {
                 out.pointee.external_error = state.externalError
                 out.pointee.label_raised = state.labelRaised
                 out.pointee.emphasized = state.emphasized
-                out.pointee.mode = state.mode.rawValue
-                out.pointee.tint = state.tint.rawValue
+                out.pointee.mode = fw_mode(state.mode).rawValue
+                out.pointee.tint = fw_tint(state.tint).rawValue
                 out.pointee.revision = state.revision
                 out.pointee.error_count = errorCount
                 out.pointee.label_length = strings.name.count
@@ -312,16 +313,16 @@ public enum SnapshotWriter {
                 withFailureTexts(strings.failures) { failure in
                     writeFailureLengths(failure, to: out)
                     if writeBlock(strings, errorCount: errorCount, second: second, third: third, failure: failure,
-                                  to: out, texts: &texts.pointee) { return }
-                    writeTexts(strings, errorCount: errorCount, second: second, third: third, to: out, texts: &texts.pointee)
+                                  to: out, texts: &texts) { return }
+                    writeTexts(strings, errorCount: errorCount, second: second, third: third, to: out, texts: &texts)
                     writeFailures(failure, more: errorCount > 1 ? strings.failures.moreCodes : [],
-                                  errorCount: errorCount, to: out, texts: &texts.pointee)
+                                  errorCount: errorCount, to: out, texts: &texts)
                 }
             } else if !writeBlock(strings, errorCount: errorCount, second: second, third: third, failure: nil,
-                                  to: out, texts: &texts.pointee) {
-                writeTexts(strings, errorCount: errorCount, second: second, third: third, to: out, texts: &texts.pointee)
+                                  to: out, texts: &texts) {
+                writeTexts(strings, errorCount: errorCount, second: second, third: third, to: out, texts: &texts)
             }
-            out.pointee.text_size = texts.pointee.needed &- before
+            out.pointee.text_size = texts.needed &- before
         }
     }
 }

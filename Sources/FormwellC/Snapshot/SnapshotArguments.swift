@@ -1,8 +1,8 @@
 import CFormwellTypes
 import Formwell
 
-/// The C caller's snapshot arguments, checked before the engine's writer (Formwell's
-/// `SnapshotWriter`) touches them: a refusal is an ABI status, which the engine does not know.
+/// The C caller's snapshot arguments, checked before the writer (SnapshotWriter.swift) touches
+/// them: a refusal is an ABI status.
 extension SnapshotWriter {
     /// The size the caller declared in `snapshot.size`, checked. Inlined, its refusals built out
     /// of line: every snapshot call passes here.

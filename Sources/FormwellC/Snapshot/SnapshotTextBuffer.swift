@@ -1,18 +1,18 @@
 extension SnapshotWriter {
     /// The caller's text buffer, consumed front to back.
-    public struct TextBuffer {
+    struct TextBuffer {
         let base: UnsafeMutablePointer<CChar>?
         let capacity: Int
         var used = 0
         /// Bytes every text written so far needed, copied or not.
-        public internal(set) var needed = 0
+        var needed = 0
         /// A text did not fit, so it and every later text were not copied.
-        public internal(set) var overflowed = false
+        var overflowed = false
 
         /// The buffer at `base` of `capacity` bytes; nil when `base` is NULL but `capacity` is not 0
         /// (no buffer is capacity 0).
         @inline(__always)
-        public init?(base: UnsafeMutablePointer<CChar>?, capacity: UInt) {
+        init?(base: UnsafeMutablePointer<CChar>?, capacity: UInt) {
             if base == nil && capacity != 0 { return nil }
             self.base = base
             self.capacity = Int(clamping: capacity)
@@ -21,7 +21,7 @@ extension SnapshotWriter {
         /// Copies `bytes` and a NUL if they fit (and nothing before them overflowed); answers where
         /// they went, or nil.
         @inline(__always)
-        public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafePointer<CChar>? {
+        mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafePointer<CChar>? {
             let count = bytes.count
             needed &+= count &+ 1
             guard let base, !overflowed, count < capacity &- used else {
