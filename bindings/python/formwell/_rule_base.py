@@ -21,9 +21,10 @@ class Rule:
     __slots__ = ()
     message: Optional[str]
 
-    def _struct(self) -> "_native.fw_rule":  # pragma: no cover
+    def c_rule(self) -> "_native.fw_rule":  # pragma: no cover
         """This rule as the ``fw_rule`` that :meth:`formwell.Form.add_field` passes to
-        ``fw_form_add_field_with_rules`` (the struct keeps its strings alive)."""
+        ``fw_form_add_field_with_rules`` (the struct keeps its strings alive). The binding's own
+        surface between the rule classes and the form layer, not meant for users' code."""
         raise NotImplementedError
 
 
@@ -136,7 +137,7 @@ class TableRule(Rule):
             spec["hint"] = self.hint
         return spec
 
-    def _struct(self) -> "_native.fw_rule":
+    def c_rule(self) -> "_native.fw_rule":
         text = json.dumps(self.to_spec(), ensure_ascii=False, separators=(",", ":"))
         # message and hint travel inside the JSON; the struct's members stay NULL.
         return rule_struct(_native.FW_RULE_JSON, None, None, text=encode(text, "rule"))

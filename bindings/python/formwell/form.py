@@ -354,12 +354,12 @@ class Form:
         # A RuleSet is defined on the form first (replacing a set of that name for later uses).
         for rule in rule_list:
             if isinstance(rule, RuleSet):
-                check(rule._define(handle))
+                check(rule.define_on(handle))
         structs: List[Any] = []
         status = -1
         try:
             for rule in rule_list:
-                structs.append(rule._struct())  # a Custom registers its context here
+                structs.append(rule.c_rule())  # a Custom registers its context here
             array = (_native.fw_rule * len(structs))(*structs) if structs else None
             status = lib.fw_form_add_field_with_rules(handle, fid, label_b, initial_b, array, len(structs))
         finally:

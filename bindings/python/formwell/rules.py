@@ -75,13 +75,14 @@ class RuleSet(Rule):
         """The set's rules as spec rule objects."""
         return [rule.to_spec() for rule in self.rules]
 
-    def _define(self, handle: Any) -> int:
-        """Defines the set on a form (fw_form_define_rule_set); returns the status."""
+    def define_on(self, handle: Any) -> int:
+        """Defines the set on a form handle (fw_form_define_rule_set); returns the status. The
+        binding's own, used by :meth:`formwell.Form.add_field`."""
         text = json.dumps(self.to_spec(), ensure_ascii=False, separators=(",", ":"))
         return int(_native.lib.fw_form_define_rule_set(handle, encode(self.name, "rule set name"),
                                                        encode(text, "rule set")))
 
-    def _struct(self) -> "_native.fw_rule":
+    def c_rule(self) -> "_native.fw_rule":
         text = json.dumps({"rule": "set", "name": self.name}, ensure_ascii=False)
         return rule_struct(_native.FW_RULE_JSON, None, None, text=encode(text, "rule set"))
 
@@ -111,7 +112,7 @@ class Custom(Rule):
         if not callable(self.validate):
             raise TypeError(f"Custom needs a callable, not {type(self.validate).__name__}")
 
-    def _struct(self) -> "_native.fw_rule":
+    def c_rule(self) -> "_native.fw_rule":
         """The ``fw_rule`` of this validator, with a new context that stands for it.
 
         The context is registered here (the callable is kept alive from now on): the caller must
@@ -182,7 +183,7 @@ class AsyncRule(Rule):
         """The debounce in whole milliseconds (what the library and specs take)."""
         return _debounce_ms(self.debounce)
 
-    def _struct(self) -> "_native.fw_rule":
+    def c_rule(self) -> "_native.fw_rule":
         return rule_struct(_native.FW_RULE_ASYNC, self.message, self.hint, text=encode(self.name, "async rule name"),
                             length=self.debounce_ms)
 

@@ -67,7 +67,7 @@ def test_async_rule_defaults_and_struct():
     assert AsyncRule("x", debounce=0.25).debounce_ms == 250
     assert AsyncRule("x", debounce=0).debounce_ms == 0
     assert AsyncRule("x", debounce=2).debounce_ms == 2000
-    struct = AsyncRule("free", debounce=0.3, message="Taken", hint="Try another")._struct()
+    struct = AsyncRule("free", debounce=0.3, message="Taken", hint="Try another").c_rule()
     assert (struct.kind, struct.text, struct.length, struct.message, struct.hint) == (
         formwell._native.FW_RULE_ASYNC, b"free", 300, b"Taken", b"Try another")
     assert isinstance(rule, formwell.Rule)
