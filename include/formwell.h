@@ -375,6 +375,40 @@ typedef enum fw_rule_kind {
      */
     FW_RULE_REQUIRED_WITHOUT = 20,
     /**
+     * uuid (code "uuid"): A UUID in RFC 9562's text form: 32 hex digits as 8-4-4-4-12, either case.
+     * Parameter version (integer; optional): The UUID version the value must have, 1 to 8 (then the variant must be RFC 9562's); absent: any.
+     * Default message: "Enter a valid UUID".
+     */
+    FW_RULE_UUID = 21,
+    /**
+     * ip (code "ip"): An IPv4 address (dotted decimal, no leading zeros) or an IPv6 address (RFC 4291's text forms, no zone).
+     * Parameter prefix (choice: forbidden, allowed, required; optional, default "forbidden"): A prefix length after a slash (/24, /64, up to 32 or 128): forbidden, allowed or required.
+     * Default message: "Enter a valid IP address".
+     */
+    FW_RULE_IP = 22,
+    /**
+     * ipv4 (code "ipv4"): An IPv4 address: four decimal parts 0 to 255, no leading zeros.
+     * Parameter prefix (choice: forbidden, allowed, required; optional, default "forbidden"): A prefix length after a slash (/24, /64, up to 32 or 128): forbidden, allowed or required.
+     * Default message: "Enter a valid IPv4 address".
+     */
+    FW_RULE_IPV4 = 23,
+    /**
+     * ipv6 (code "ipv6"): An IPv6 address in RFC 4291's text forms (:: compression, a dotted IPv4 tail), no zone.
+     * Parameter prefix (choice: forbidden, allowed, required; optional, default "forbidden"): A prefix length after a slash (/24, /64, up to 32 or 128): forbidden, allowed or required.
+     * Default message: "Enter a valid IPv6 address".
+     */
+    FW_RULE_IPV6 = 24,
+    /**
+     * hostname (code "hostname"): An RFC 1123 host name: dot-separated labels of 1 to 63 ASCII letters, digits and hyphens (not first or last), 253 characters at most, no trailing dot.
+     * Default message: "Enter a valid host name".
+     */
+    FW_RULE_HOSTNAME = 25,
+    /**
+     * luhn (code "luhn"): At least 2 ASCII digits and nothing else, with a Luhn checksum of 0 (card numbers; add digits_only to drop spaces and dashes).
+     * Default message: "Enter a valid number".
+     */
+    FW_RULE_LUHN = 26,
+    /**
      * Not a kind: text is a whole rule object as in a spec ({"rule": "min_length", "length": 8,
      * "unit": "utf16"}, {"rule": "set", "name": "password"}); message / hint, when set, replace its own.
      */

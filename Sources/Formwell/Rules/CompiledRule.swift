@@ -16,6 +16,8 @@ struct CompiledRule: Sendable {
         case passwordStrength(Int)
         case number(integer: Bool, min: DecimalText?, max: DecimalText?)
         case list(Set<String>, member: Bool)
+        /// A text form: uuid, ip, ipv4, ipv6, hostname, luhn.
+        case text(TextFormat)
     }
 
     /// When a conditional rule demands a value, judged on the other field's value.
@@ -226,6 +228,8 @@ struct CompiledRule: Sendable {
             passes = !(min.map { number < $0 } ?? false) && !(max.map { $0 < number } ?? false)
         case .list(let values, let member):
             passes = values.contains(value.string) == member
+        case .text(let format):
+            passes = format.accepts(value.string)
         }
         return passes ? nil : .own
     }

@@ -109,6 +109,37 @@ public enum RuleCatalog {
             "required_without", c: 20, parameters: [fieldParameter("The field whose being empty makes this one required.")],
             summary: "Required (as `required`) while the other field is empty."
         ) { arguments, context throws(FormError) in try condition(arguments, context, rule: "required_without", .empty) },
+        RuleDescriptor(
+            "uuid", c: 21,
+            parameters: [RuleParameter("version", .integer, required: false, "The UUID version the value must have, 1 to 8 (then the variant must be RFC 9562's); absent: any.")],
+            summary: "A UUID in RFC 9562's text form: 32 hex digits as 8-4-4-4-12, either case."
+        ) { arguments, _ throws(FormError) in
+            let version = arguments.integer("version")
+            if let version, !(1...8).contains(version) {
+                throw .invalidArgument("uuid version \(version) is out of range (1 to 8)")
+            }
+            return .text(.uuid(version: version))
+        },
+        RuleDescriptor(
+            "ip", c: 22, parameters: [prefixParameter],
+            summary: "An IPv4 address (dotted decimal, no leading zeros) or an IPv6 address (RFC 4291's text forms, no zone)."
+        ) { arguments, _ throws(FormError) in .text(.ip(.any, prefix: prefixPolicy(arguments))) },
+        RuleDescriptor(
+            "ipv4", c: 23, parameters: [prefixParameter],
+            summary: "An IPv4 address: four decimal parts 0 to 255, no leading zeros."
+        ) { arguments, _ throws(FormError) in .text(.ip(.v4, prefix: prefixPolicy(arguments))) },
+        RuleDescriptor(
+            "ipv6", c: 24, parameters: [prefixParameter],
+            summary: "An IPv6 address in RFC 4291's text forms (`::` compression, a dotted IPv4 tail), no zone."
+        ) { arguments, _ throws(FormError) in .text(.ip(.v6, prefix: prefixPolicy(arguments))) },
+        RuleDescriptor(
+            "hostname", c: 25,
+            summary: "An RFC 1123 host name: dot-separated labels of 1 to 63 ASCII letters, digits and hyphens (not first or last), 253 characters at most, no trailing dot."
+        ) { _, _ throws(FormError) in .text(.hostname) },
+        RuleDescriptor(
+            "luhn", c: 26,
+            summary: "At least 2 ASCII digits and nothing else, with a Luhn checksum of 0 (card numbers; add digits_only to drop spaces and dashes)."
+        ) { _, _ throws(FormError) in .text(.luhn) },
     ]
 
     private static let byName: [String: RuleDescriptor] = Dictionary(kinds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -131,6 +162,15 @@ public enum RuleCatalog {
         RuleParameter("min", .decimal, required: false, "The smallest allowed value (inclusive), exact decimal text."),
         RuleParameter("max", .decimal, required: false, "The largest allowed value (inclusive), exact decimal text."),
     ]
+
+    private static let prefixParameter = RuleParameter(
+        "prefix", .choice, required: false, default: .string(TextFormat.PrefixPolicy.forbidden.rawValue),
+        choices: TextFormat.PrefixPolicy.allCases.map(\.rawValue),
+        "A prefix length after a slash (`/24`, `/64`, up to 32 or 128): forbidden, allowed or required.")
+
+    private static func prefixPolicy(_ arguments: RuleArguments) -> TextFormat.PrefixPolicy {
+        TextFormat.PrefixPolicy(rawValue: arguments.string("prefix") ?? "") ?? .forbidden
+    }
 
     private static func fieldParameter(_ summary: String) -> RuleParameter { RuleParameter("field", .fieldID, summary) }
 

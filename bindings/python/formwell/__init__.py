@@ -107,7 +107,7 @@ __all__ = [
     # rules (with every catalogue rule class of _rule_classes)
     "Rule", "RuleSet", "Required", "Email", "Phone", "MinLength", "MaxLength", "Regex", "Matches", "Url",
     "PasswordStrength", "HtmlEmail", "E164", "Integer", "Decimal", "OneOf", "NoneOf", "NotEqual", "RequiredIf",
-    "RequiredWith", "RequiredWithout", "Custom", "AsyncRule",
+    "RequiredWith", "RequiredWithout", "Uuid", "Ip", "Ipv4", "Ipv6", "Hostname", "Luhn", "Custom", "AsyncRule",
     # errors
     "FormwellError", "NullArgumentError", "InvalidHandleError", "UnknownFieldError", "DuplicateFieldError",
     "InvalidUTF8Error", "PatternError", "InvalidArgumentError", "CallbackError", "InternalError",

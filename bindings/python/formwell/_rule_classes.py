@@ -331,4 +331,102 @@ class RequiredWithout(TableRule):
         self._init((field,), message, hint)
 
 
-__all__ = ['Required', 'Email', 'Phone', 'MinLength', 'MaxLength', 'Regex', 'Matches', 'Url', 'PasswordStrength', 'HtmlEmail', 'E164', 'Integer', 'Decimal', 'OneOf', 'NoneOf', 'NotEqual', 'RequiredIf', 'RequiredWith', 'RequiredWithout']
+class Uuid(TableRule):
+    r"""``uuid``: A UUID in RFC 9562's text form: 32 hex digits as 8-4-4-4-12, either case.
+
+    Default message: 'Enter a valid UUID'.
+
+    ``version`` (integer, optional): The UUID version the value must have, 1 to 8 (then the variant must be RFC 9562's); absent: any.
+    """
+
+    KIND = 'uuid'
+    C_VALUE = _kinds.FW_RULE_UUID
+    PARAMETERS = (('version', 'version'),)
+    __slots__ = ('version',)
+
+    def __init__(self, message: Optional[str] = None, hint: Optional[str] = None, *, version: Optional[int] = None) -> None:
+        self._init((version,), message, hint)
+
+
+class Ip(TableRule):
+    r"""``ip``: An IPv4 address (dotted decimal, no leading zeros) or an IPv6 address (RFC 4291's text forms, no zone).
+
+    Default message: 'Enter a valid IP address'.
+
+    ``prefix`` (choice, optional): A prefix length after a slash (`/24`, `/64`, up to 32 or 128): forbidden, allowed or required.
+    """
+
+    KIND = 'ip'
+    C_VALUE = _kinds.FW_RULE_IP
+    PARAMETERS = (('prefix', 'prefix'),)
+    __slots__ = ('prefix',)
+
+    def __init__(self, message: Optional[str] = None, hint: Optional[str] = None, *, prefix: Optional[str] = None) -> None:
+        self._init((prefix,), message, hint)
+
+
+class Ipv4(TableRule):
+    r"""``ipv4``: An IPv4 address: four decimal parts 0 to 255, no leading zeros.
+
+    Default message: 'Enter a valid IPv4 address'.
+
+    ``prefix`` (choice, optional): A prefix length after a slash (`/24`, `/64`, up to 32 or 128): forbidden, allowed or required.
+    """
+
+    KIND = 'ipv4'
+    C_VALUE = _kinds.FW_RULE_IPV4
+    PARAMETERS = (('prefix', 'prefix'),)
+    __slots__ = ('prefix',)
+
+    def __init__(self, message: Optional[str] = None, hint: Optional[str] = None, *, prefix: Optional[str] = None) -> None:
+        self._init((prefix,), message, hint)
+
+
+class Ipv6(TableRule):
+    r"""``ipv6``: An IPv6 address in RFC 4291's text forms (`::` compression, a dotted IPv4 tail), no zone.
+
+    Default message: 'Enter a valid IPv6 address'.
+
+    ``prefix`` (choice, optional): A prefix length after a slash (`/24`, `/64`, up to 32 or 128): forbidden, allowed or required.
+    """
+
+    KIND = 'ipv6'
+    C_VALUE = _kinds.FW_RULE_IPV6
+    PARAMETERS = (('prefix', 'prefix'),)
+    __slots__ = ('prefix',)
+
+    def __init__(self, message: Optional[str] = None, hint: Optional[str] = None, *, prefix: Optional[str] = None) -> None:
+        self._init((prefix,), message, hint)
+
+
+class Hostname(TableRule):
+    r"""``hostname``: An RFC 1123 host name: dot-separated labels of 1 to 63 ASCII letters, digits and hyphens (not first or last), 253 characters at most, no trailing dot.
+
+    Default message: 'Enter a valid host name'.
+    """
+
+    KIND = 'hostname'
+    C_VALUE = _kinds.FW_RULE_HOSTNAME
+    PARAMETERS = ()
+    __slots__ = ()
+
+    def __init__(self, message: Optional[str] = None, hint: Optional[str] = None) -> None:
+        self._init((), message, hint)
+
+
+class Luhn(TableRule):
+    r"""``luhn``: At least 2 ASCII digits and nothing else, with a Luhn checksum of 0 (card numbers; add digits_only to drop spaces and dashes).
+
+    Default message: 'Enter a valid number'.
+    """
+
+    KIND = 'luhn'
+    C_VALUE = _kinds.FW_RULE_LUHN
+    PARAMETERS = ()
+    __slots__ = ()
+
+    def __init__(self, message: Optional[str] = None, hint: Optional[str] = None) -> None:
+        self._init((), message, hint)
+
+
+__all__ = ['Required', 'Email', 'Phone', 'MinLength', 'MaxLength', 'Regex', 'Matches', 'Url', 'PasswordStrength', 'HtmlEmail', 'E164', 'Integer', 'Decimal', 'OneOf', 'NoneOf', 'NotEqual', 'RequiredIf', 'RequiredWith', 'RequiredWithout', 'Uuid', 'Ip', 'Ipv4', 'Ipv6', 'Hostname', 'Luhn']

@@ -23,6 +23,12 @@ FW_RULE_NOT_EQUAL = 17
 FW_RULE_REQUIRED_IF = 18
 FW_RULE_REQUIRED_WITH = 19
 FW_RULE_REQUIRED_WITHOUT = 20
+FW_RULE_UUID = 21
+FW_RULE_IP = 22
+FW_RULE_IPV4 = 23
+FW_RULE_IPV6 = 24
+FW_RULE_HOSTNAME = 25
+FW_RULE_LUHN = 26
 FW_RULE_JSON = 64
 
 #: The catalogue as the library gave it when this module was generated.
@@ -522,6 +528,142 @@ CATALOG = {
      "summary": "The field whose being empty makes this one required."
     }
    ]
+  },
+  {
+   "name": "uuid",
+   "code": "uuid",
+   "c_value": 21,
+   "c_name": "FW_RULE_UUID",
+   "summary": "A UUID in RFC 9562's text form: 32 hex digits as 8-4-4-4-12, either case.",
+   "async": False,
+   "messages": [
+    "Enter a valid UUID"
+   ],
+   "hints": [
+    "Enter a UUID such as 123e4567-e89b-12d3-a456-426614174000"
+   ],
+   "parameters": [
+    {
+     "name": "version",
+     "type": "integer",
+     "required": False,
+     "summary": "The UUID version the value must have, 1 to 8 (then the variant must be RFC 9562's); absent: any."
+    }
+   ]
+  },
+  {
+   "name": "ip",
+   "code": "ip",
+   "c_value": 22,
+   "c_name": "FW_RULE_IP",
+   "summary": "An IPv4 address (dotted decimal, no leading zeros) or an IPv6 address (RFC 4291's text forms, no zone).",
+   "async": False,
+   "messages": [
+    "Enter a valid IP address"
+   ],
+   "hints": [
+    "Enter an IPv4 address such as 192.0.2.1 or an IPv6 address such as 2001:db8::1"
+   ],
+   "parameters": [
+    {
+     "name": "prefix",
+     "type": "choice",
+     "required": False,
+     "summary": "A prefix length after a slash (`/24`, `/64`, up to 32 or 128): forbidden, allowed or required.",
+     "default": "forbidden",
+     "choices": [
+      "forbidden",
+      "allowed",
+      "required"
+     ]
+    }
+   ]
+  },
+  {
+   "name": "ipv4",
+   "code": "ipv4",
+   "c_value": 23,
+   "c_name": "FW_RULE_IPV4",
+   "summary": "An IPv4 address: four decimal parts 0 to 255, no leading zeros.",
+   "async": False,
+   "messages": [
+    "Enter a valid IPv4 address"
+   ],
+   "hints": [
+    "Enter an address such as 192.0.2.1"
+   ],
+   "parameters": [
+    {
+     "name": "prefix",
+     "type": "choice",
+     "required": False,
+     "summary": "A prefix length after a slash (`/24`, `/64`, up to 32 or 128): forbidden, allowed or required.",
+     "default": "forbidden",
+     "choices": [
+      "forbidden",
+      "allowed",
+      "required"
+     ]
+    }
+   ]
+  },
+  {
+   "name": "ipv6",
+   "code": "ipv6",
+   "c_value": 24,
+   "c_name": "FW_RULE_IPV6",
+   "summary": "An IPv6 address in RFC 4291's text forms (`::` compression, a dotted IPv4 tail), no zone.",
+   "async": False,
+   "messages": [
+    "Enter a valid IPv6 address"
+   ],
+   "hints": [
+    "Enter an address such as 2001:db8::1"
+   ],
+   "parameters": [
+    {
+     "name": "prefix",
+     "type": "choice",
+     "required": False,
+     "summary": "A prefix length after a slash (`/24`, `/64`, up to 32 or 128): forbidden, allowed or required.",
+     "default": "forbidden",
+     "choices": [
+      "forbidden",
+      "allowed",
+      "required"
+     ]
+    }
+   ]
+  },
+  {
+   "name": "hostname",
+   "code": "hostname",
+   "c_value": 25,
+   "c_name": "FW_RULE_HOSTNAME",
+   "summary": "An RFC 1123 host name: dot-separated labels of 1 to 63 ASCII letters, digits and hyphens (not first or last), 253 characters at most, no trailing dot.",
+   "async": False,
+   "messages": [
+    "Enter a valid host name"
+   ],
+   "hints": [
+    "Enter a host name such as www.example.com"
+   ],
+   "parameters": []
+  },
+  {
+   "name": "luhn",
+   "code": "luhn",
+   "c_value": 26,
+   "c_name": "FW_RULE_LUHN",
+   "summary": "At least 2 ASCII digits and nothing else, with a Luhn checksum of 0 (card numbers; add digits_only to drop spaces and dashes).",
+   "async": False,
+   "messages": [
+    "Enter a valid number"
+   ],
+   "hints": [
+    "Check the number for typing mistakes"
+   ],
+   "parameters": []
   }
  ],
  "json_kind": {
