@@ -47,6 +47,20 @@ extension RuleCall {
     public static func requiredWithout(_ fieldID: String) -> RuleCall {
         RuleCall("required_without", ["field": .string(fieldID)])
     }
+    public static let hostname = RuleCall("hostname")
+    public static let luhn = RuleCall("luhn")
+    /// `version`: 1 to 8, or nil for any.
+    public static func uuid(version: Int? = nil) -> RuleCall {
+        RuleCall("uuid", version.map { ["version": .integer($0)] } ?? [:])
+    }
+    /// `prefix`: "forbidden" (the default), "allowed" or "required".
+    public static func ip(prefix: String? = nil) -> RuleCall { RuleCall("ip", prefixArguments(prefix)) }
+    public static func ipv4(prefix: String? = nil) -> RuleCall { RuleCall("ipv4", prefixArguments(prefix)) }
+    public static func ipv6(prefix: String? = nil) -> RuleCall { RuleCall("ipv6", prefixArguments(prefix)) }
+
+    private static func prefixArguments(_ prefix: String?) -> [String: RuleArgument] {
+        prefix.map { ["prefix": .string($0)] } ?? [:]
+    }
 
     private static func lengthArguments(_ count: Int, _ unit: LengthUnit?) -> [String: RuleArgument] {
         var arguments: [String: RuleArgument] = ["length": .integer(count)]
